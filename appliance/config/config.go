@@ -1,0 +1,218 @@
+// Package config is dwk.json: the one configuration file of a dwk replica.
+//
+// The appliance decodes it strictly (unknown fields are errors), Validate
+// reports every problem with its JSON path, and the Terraform provider renders
+// it from the same structs, so the two can never disagree on the format.
+// Field comments here are the reference documentation.
+package config
+
+// Config is the whole of dwk.json.
+type Config struct {
+	// Fleet names the fleet and holds the secret replicas share.
+	Fleet Fleet `json:"fleet"`
+	// Listen holds the addresses the replica serves on.
+	Listen Listen `json:"listen"`
+	// Storage chooses local or central mode and where data lives.
+	Storage Storage `json:"storage"`
+	// Workers are the applications this replica serves, matched by route.
+	Workers []Worker `json:"workers,omitempty"`
+	// Affinity holds the rules the front door uses to find the object a
+	// request is for.
+	Affinity Affinity `json:"affinity,omitempty"`
+	// Drain controls graceful shutdown.
+	Drain Drain `json:"drain,omitempty"`
+	// Lease controls object leases (central mode).
+	Lease Lease `json:"lease,omitempty"`
+	// Admin guards the admin API.
+	Admin Admin `json:"admin,omitempty"`
+	// Log controls structured logging.
+	Log Log `json:"log,omitempty"`
+}
+
+// Fleet identifies the fleet.
+type Fleet struct {
+	// Name of the fleet: 1–63 characters of a-z, 0-9 and '-'. The mode marker
+	// must carry the same name. Default: "local".
+	Name string `json:"name,omitempty"`
+	// Secret derives object ids and the key for internal calls between
+	// replicas. Required in central mode (at least 32 characters); in local
+	// mode a random secret is generated and kept in the data directory.
+	Secret *Secret `json:"secret,omitempty"`
+}
+
+// Listen holds listen addresses, each host:port.
+type Listen struct {
+	// Public is the front door clients use. Default: "127.0.0.1:8787".
+	Public string `json:"public,omitempty"`
+	// Internal is the app server other replicas forward to. Default in
+	// central mode: "127.0.0.1:8788"; unused in local mode.
+	Internal string `json:"internal,omitempty"`
+	// Advertise is the internal address other replicas dial, when it
+	// differs from Internal (for example Internal is "0.0.0.0:8788").
+	// Default: Internal.
+	Advertise string `json:"advertise,omitempty"`
+	// Admin serves the admin API and metrics. Default: "" (admin routes are
+	// served on Public under /_dwk/).
+	Admin string `json:"admin,omitempty"`
+	// TLS turns on automatic HTTPS on the front door for the listed domains.
+	TLS *TLS `json:"tls,omitempty"`
+}
+
+// TLS configures automatic HTTPS.
+type TLS struct {
+	// Domains served with certificates obtained automatically.
+	Domains []string `json:"domains"`
+	// Email for the ACME account.
+	Email string `json:"email,omitempty"`
+}
+
+// Storage chooses where authoritative state lives.
+type Storage struct {
+	// Mode is "local" (one process, one data directory) or "central" (every
+	// replica shares libSQL and S3). Default: "local".
+	Mode string `json:"mode,omitempty"`
+	// DataDir holds local-mode data. Default: "./dwk-data".
+	DataDir string `json:"data_dir,omitempty"`
+	// LibSQL is the libSQL server (central mode).
+	LibSQL *LibSQL `json:"libsql,omitempty"`
+	// S3 is the S3-compatible object store (central mode).
+	S3 *S3 `json:"s3,omitempty"`
+}
+
+// LibSQL is a libSQL server (sqld, Turso or dwk libsql).
+type LibSQL struct {
+	// URL of the Hrana endpoint: http(s)://, ws(s):// or libsql://.
+	URL string `json:"url"`
+	// AdminURL of sqld's admin API, used to create databases.
+	AdminURL string `json:"admin_url,omitempty"`
+	// AuthToken is the JWT sent to URL.
+	AuthToken *Secret `json:"auth_token,omitempty"`
+	// AdminToken is the key sent to AdminURL.
+	AdminToken *Secret `json:"admin_token,omitempty"`
+	// ObjectShards spread per-object databases over more libSQL servers by
+	// rendezvous hash of the object id. Default: none (objects live on URL).
+	ObjectShards []LibSQLShard `json:"object_shards,omitempty"`
+}
+
+// LibSQLShard is one extra libSQL server for object databases.
+type LibSQLShard struct {
+	URL        string  `json:"url"`
+	AdminURL   string  `json:"admin_url,omitempty"`
+	AuthToken  *Secret `json:"auth_token,omitempty"`
+	AdminToken *Secret `json:"admin_token,omitempty"`
+}
+
+// S3 is an S3-compatible object store.
+type S3 struct {
+	// Endpoint URL; empty means AWS's regional endpoint.
+	Endpoint string `json:"endpoint,omitempty"`
+	// Region. Default: "us-east-1".
+	Region string `json:"region,omitempty"`
+	// Bucket holding every R2 bucket of the fleet (as key prefixes) and the
+	// mode marker object.
+	Bucket    string  `json:"bucket"`
+	AccessKey *Secret `json:"access_key,omitempty"`
+	SecretKey *Secret `json:"secret_key,omitempty"`
+	// PathStyle addresses the bucket in the path instead of the host name
+	// (needed by most self-hosted S3 servers).
+	PathStyle bool `json:"path_style,omitempty"`
+}
+
+// Worker is one application, registered in the binary under Name.
+type Worker struct {
+	// Name of a worker registered with worker.RegisterWorker.
+	Name string `json:"name"`
+	// Routes are URL path prefixes this worker serves ("/" for everything).
+	// The longest matching prefix across workers wins. Default: "/<name>/".
+	Routes []string `json:"routes,omitempty"`
+	// Bindings are what the worker's Env holds.
+	Bindings Bindings `json:"bindings,omitempty"`
+	// Crons are the worker's cron schedules (5-field UTC, or 6 fields with
+	// leading seconds).
+	Crons []string `json:"crons,omitempty"`
+	// Consumers are the queues this worker consumes.
+	Consumers []Consumer `json:"consumers,omitempty"`
+}
+
+// Bindings map binding names (as the code asks for them) to stores.
+type Bindings struct {
+	// D1 maps binding name → database name.
+	D1 map[string]string `json:"d1,omitempty"`
+	// R2 maps binding name → bucket name.
+	R2 map[string]string `json:"r2,omitempty"`
+	// KV maps binding name → KV namespace name.
+	KV map[string]string `json:"kv,omitempty"`
+	// Queues maps binding name → queue name (producer side).
+	Queues map[string]string `json:"queues,omitempty"`
+	// Objects maps binding name → object class name.
+	Objects map[string]string `json:"objects,omitempty"`
+	// Vars are plain string variables.
+	Vars map[string]string `json:"vars,omitempty"`
+}
+
+// Consumer subscribes a worker to a queue.
+type Consumer struct {
+	// Queue name.
+	Queue string `json:"queue"`
+	// MaxBatchSize is the most messages per batch, 1–100. Default: 10.
+	MaxBatchSize int `json:"max_batch_size,omitempty"`
+	// MaxBatchTimeout is how long to wait to fill a batch. Default: "5s".
+	MaxBatchTimeout Duration `json:"max_batch_timeout,omitempty"`
+	// MaxRetries before a message goes to the dead-letter queue, 0–100.
+	// Default: 3.
+	MaxRetries *int `json:"max_retries,omitempty"`
+	// DeadLetterQueue receives messages that ran out of retries. Default:
+	// none (they are dropped and counted).
+	DeadLetterQueue string `json:"dead_letter_queue,omitempty"`
+	// RetryDelay is the delay of a retry that names none. Default: "0s".
+	RetryDelay Duration `json:"retry_delay,omitempty"`
+	// VisibilityTimeout is how long a claimed batch stays hidden from other
+	// consumers before it is redelivered. Default: "30s".
+	VisibilityTimeout Duration `json:"visibility_timeout,omitempty"`
+}
+
+// Affinity rules tell the front door which object a request addresses.
+type Affinity struct {
+	Rules []AffinityRule `json:"rules,omitempty"`
+}
+
+// AffinityRule finds an object name in a request. Exactly one of Path,
+// Header and Query is set.
+type AffinityRule struct {
+	// Namespace is the object binding's namespace (class) the name belongs to.
+	Namespace string `json:"namespace"`
+	// Path is a pattern like "/counter/{name}/..." whose {name} segment is
+	// the object name.
+	Path string `json:"path,omitempty"`
+	// Header names a request header holding the object name.
+	Header string `json:"header,omitempty"`
+	// Query names a query parameter holding the object name.
+	Query string `json:"query,omitempty"`
+}
+
+// Drain controls graceful shutdown.
+type Drain struct {
+	// Timeout bounds how long in-flight work may take to finish. Default: "30s".
+	Timeout Duration `json:"timeout,omitempty"`
+}
+
+// Lease controls object leases.
+type Lease struct {
+	// TTL of a lease; a dead holder's objects move after this. Default: "10s".
+	TTL Duration `json:"ttl,omitempty"`
+}
+
+// Admin guards the admin API.
+type Admin struct {
+	// Token required as "Authorization: Bearer <token>" on admin calls.
+	// Without it the admin API is disabled.
+	Token *Secret `json:"token,omitempty"`
+}
+
+// Log controls logging.
+type Log struct {
+	// Level is "debug", "info", "warn" or "error". Default: "info".
+	Level string `json:"level,omitempty"`
+	// Format is "text" or "json". Default: "text".
+	Format string `json:"format,omitempty"`
+}

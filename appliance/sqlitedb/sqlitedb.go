@@ -1,0 +1,59 @@
+// Package sqlitedb opens SQLite files the way every local-mode store in dwk
+// uses them: the pure-Go modernc.org/sqlite driver, WAL journal, a busy
+// timeout, foreign keys on, and a chosen synchronous level.
+//
+// See docs/sqlite-driver.md for why this driver was chosen.
+package sqlitedb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Options tune an opened database. The zero value is the default.
+type Options struct {
+	// Synchronous is the PRAGMA synchronous level. Default: FULL.
+	Synchronous string
+	// BusyTimeout is how long a writer waits for the lock. Default: 5s.
+	BusyTimeout time.Duration
+	// MaxOpenConns caps the pool. Default: 0 (database/sql's unlimited).
+	MaxOpenConns int
+	// ReadOnly opens the file read-only.
+	ReadOnly bool
+}
+
+// Open opens (creating if needed) the SQLite file at path and checks that it
+// answers. The caller closes the returned DB.
+func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
+	if o.Synchronous == "" {
+		o.Synchronous = "FULL"
+	}
+	if o.BusyTimeout == 0 {
+		o.BusyTimeout = 5 * time.Second
+	}
+	q := url.Values{}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "synchronous("+o.Synchronous+")")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Set("_txlock", "immediate")
+	if o.ReadOnly {
+		q.Set("mode", "ro")
+	}
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(o.MaxOpenConns)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return db, nil
+}
