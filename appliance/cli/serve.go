@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os/signal"
+	"syscall"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/server"
+)
+
+func runServe(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	path := fs.String("config", "", "path to dwk.json (default: local mode with the reference workers)")
+	dataDir := fs.String("data-dir", "", "local-mode data directory (overrides storage.data_dir)")
+	listen := fs.String("listen", "", "public listen address host:port (overrides listen.public)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: dwk serve [--config dwk.json] [--data-dir DIR] [--listen HOST:PORT]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	c, err := loadConfig(*path)
+	if err != nil {
+		fmt.Fprintln(stderr, "dwk serve:", err)
+		return 1
+	}
+	if *dataDir != "" {
+		c.Storage.DataDir = *dataDir
+	}
+	if *listen != "" {
+		c.Listen.Public = *listen
+	}
+	log := newLogger(c.Log, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	srv := server.New(c, server.Options{Logger: log, OnReady: func(a net.Addr) {
+		// Tests and scripts wait for this line to learn the bound address.
+		fmt.Fprintf(stdout, "dwk serve: ready on http://%s\n", a)
+	}})
+	if err := srv.Run(ctx); err != nil {
+		log.Error("dwk serve failed", "err", err)
+		fmt.Fprintln(stderr, "dwk serve:", err)
+		return 1
+	}
+	return 0
+}
+
+func newLogger(c config.Log, w io.Writer) *slog.Logger {
+	var level slog.Level
+	level.UnmarshalText([]byte(c.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

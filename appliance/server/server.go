@@ -1,0 +1,143 @@
+// Package server is the dwk application server: it assembles the stores of
+// the configured storage mode, binds them into each worker's Env, routes
+// requests to workers, runs cron, queue consumers and alarms, and drains
+// gracefully.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dwk/fleet/appliance/config"
+)
+
+// State is a replica's lifecycle state.
+type State string
+
+// Replica states, in the order a replica goes through them.
+const (
+	StateStarting State = "starting"
+	StateReady    State = "ready"
+	StateDraining State = "draining"
+	StateGone     State = "gone"
+)
+
+// Server is one dwk replica's application server.
+type Server struct {
+	cfg   *config.Config
+	log   *slog.Logger
+	state atomic.Value // State
+
+	mu   sync.Mutex
+	addr net.Addr
+	// onReady, when set, is called with the public address once serving.
+	onReady func(net.Addr)
+}
+
+// Options are the optional parts of New.
+type Options struct {
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// OnReady is called with the bound public address once the replica is ready.
+	OnReady func(net.Addr)
+}
+
+// New returns a server for cfg, which must be defaulted and validated. It
+// does nothing until Run.
+func New(cfg *config.Config, o Options) *Server {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	s := &Server{cfg: cfg, log: o.Logger, onReady: o.OnReady}
+	s.state.Store(StateStarting)
+	return s
+}
+
+// State is the replica's current lifecycle state.
+func (s *Server) State() State { return s.state.Load().(State) }
+
+// Addr is the bound public address, or nil before Run binds it.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addr
+}
+
+// Run opens the stores, serves until ctx is cancelled, then drains: it stops
+// taking new work, lets in-flight requests finish within drain.timeout, and
+// closes everything. It returns nil after a clean drain.
+func (s *Server) Run(ctx context.Context) error {
+	var app *app
+	var err error
+	switch s.cfg.Storage.Mode {
+	case config.ModeLocal:
+		app, err = openLocal(ctx, s.cfg, s.log)
+	default:
+		return fmt.Errorf("storage mode %q is not supported by this build", s.cfg.Storage.Mode)
+	}
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", s.cfg.Listen.Public)
+	if err != nil {
+		app.close(context.Background())
+		return fmt.Errorf("listen on %s (listen.public): %w", s.cfg.Listen.Public, err)
+	}
+	s.mu.Lock()
+	s.addr = ln.Addr()
+	s.mu.Unlock()
+
+	hs := &http.Server{
+		Handler:           s.health(app.handler),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	app.start()
+	s.state.Store(StateReady)
+	s.log.Info("serving", "addr", "http://"+ln.Addr().String(), "mode", s.cfg.Storage.Mode, "fleet", s.cfg.Fleet.Name, "workers", len(s.cfg.Workers))
+	if s.onReady != nil {
+		s.onReady(ln.Addr())
+	}
+
+	select {
+	case <-ctx.Done():
+	case err := <-serveErr:
+		s.state.Store(StateGone)
+		app.close(context.Background())
+		return fmt.Errorf("serve: %w", err)
+	}
+	return s.drain(hs, app)
+}
+
+// drain is the graceful exit: mark draining (readyz 503), stop admitting
+// background work, finish in-flight requests, then close WebSockets and
+// stores. It is bounded by drain.timeout.
+func (s *Server) drain(hs *http.Server, app *app) error {
+	s.state.Store(StateDraining)
+	timeout := s.cfg.Drain.Timeout.D()
+	s.log.Info("draining", "timeout", timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	start := time.Now()
+	app.stopAdmission(ctx)
+	var errs []error
+	if err := hs.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("finish in-flight requests: %w", err))
+		hs.Close()
+	}
+	if err := app.close(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	s.state.Store(StateGone)
+	s.log.Info("drained", "took", time.Since(start).Round(time.Millisecond))
+	return errors.Join(errs...)
+}

@@ -1,0 +1,188 @@
+// Package procs starts the real dwk binaries for multi-process tests: it
+// builds them once (with -race when the test binary has it), starts them on
+// :0 ports in temporary directories, waits for their ready line, and fails
+// the test if a process printed "DATA RACE" or "panic:".
+package procs
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var build struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// Binary returns the path of a dwk binary: $DWK_BIN when set (make test sets
+// it), otherwise one built from this checkout into a temp dir.
+func Binary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("DWK_BIN"); p != "" {
+		return p
+	}
+	build.once.Do(func() {
+		dir, err := os.MkdirTemp("", "dwk-bin-")
+		if err != nil {
+			build.err = err
+			return
+		}
+		build.path = filepath.Join(dir, "dwk")
+		args := []string{"build", "-o", build.path}
+		if raceEnabled {
+			args = append(args, "-race")
+		}
+		args = append(args, "github.com/dwk/fleet/cmd/dwk")
+		cmd := exec.Command("go", args...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			build.err = fmt.Errorf("go build dwk: %v\n%s", err, out)
+		}
+	})
+	if build.err != nil {
+		t.Fatal(build.err)
+	}
+	return build.path
+}
+
+// Proc is a running process started by Start.
+type Proc struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	name   string
+	mu     sync.Mutex
+	out    bytes.Buffer
+	lines  chan string
+	done   chan struct{}
+	waited error
+}
+
+// Start runs bin with args and env additions. The process is killed when the
+// test ends, and its output is checked for races and panics.
+func Start(t testing.TB, name, bin string, env []string, args ...string) *Proc {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	cmd.Stderr = pw
+	p := &Proc{t: t, cmd: cmd, name: name, lines: make(chan string, 1024), done: make(chan struct{})}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", name, err)
+	}
+	go p.read(pr)
+	go func() {
+		p.waited = cmd.Wait()
+		pw.Close()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		p.Kill()
+		p.check()
+	})
+	return p
+}
+
+func (p *Proc) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		p.mu.Lock()
+		p.out.WriteString(line + "\n")
+		p.mu.Unlock()
+		if testing.Verbose() {
+			fmt.Fprintf(os.Stderr, "[%s] %s\n", p.name, line)
+		}
+		select {
+		case p.lines <- line:
+		default:
+		}
+	}
+}
+
+// WaitFor waits until an output line matches re and returns its submatches.
+func (p *Proc) WaitFor(re *regexp.Regexp, timeout time.Duration) []string {
+	p.t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case line := <-p.lines:
+			if m := re.FindStringSubmatch(line); m != nil {
+				return m
+			}
+		case <-p.done:
+			p.t.Fatalf("%s exited (%v) before printing %q; output:\n%s", p.name, p.waited, re, p.Output())
+		case <-deadline:
+			p.t.Fatalf("%s did not print %q within %v; output:\n%s", p.name, re, timeout, p.Output())
+		}
+	}
+}
+
+// Output is everything the process printed so far.
+func (p *Proc) Output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+// PID is the process id.
+func (p *Proc) PID() int { return p.cmd.Process.Pid }
+
+// Signal sends sig to the process.
+func (p *Proc) Signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
+
+// Wait waits for the process to exit and returns its exit code.
+func (p *Proc) Wait(timeout time.Duration) (int, error) {
+	select {
+	case <-p.done:
+		if p.cmd.ProcessState == nil {
+			return -1, p.waited
+		}
+		return p.cmd.ProcessState.ExitCode(), nil
+	case <-time.After(timeout):
+		return -1, fmt.Errorf("%s still running after %v", p.name, timeout)
+	}
+}
+
+// Kill sends SIGKILL to the process group and waits for it.
+func (p *Proc) Kill() {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.done
+}
+
+func (p *Proc) check() {
+	out := p.Output()
+	for _, bad := range []string{"WARNING: DATA RACE", "panic:"} {
+		if strings.Contains(out, bad) {
+			p.t.Errorf("%s printed %q; output:\n%s", p.name, bad, out)
+			return
+		}
+	}
+}
+
+// Context returns a context that ends with the test.
+func Context(t testing.TB) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return ctx
+}
