@@ -19,9 +19,12 @@ type R2Bucket interface {
 	// returns ErrPreconditionFailed. When a checksum is given and does not
 	// match, it stores nothing and returns ErrChecksumMismatch.
 	Put(ctx context.Context, key string, body io.Reader, opts *R2PutOptions) (*R2Object, error)
-	// Delete removes up to 1000 keys; missing keys are not an error.
+	// Delete removes up to 1000 keys; missing keys are not an error, more
+	// than 1000 keys is.
 	Delete(ctx context.Context, keys ...string) error
-	// List returns objects in key order.
+	// List returns objects in byte order of their keys. Listed objects carry
+	// Key, Size, ETag, HTTPETag and Uploaded; whether Version, metadata and
+	// checksums are filled in depends on the backend (S3 does not list them).
 	List(ctx context.Context, opts *R2ListOptions) (*R2Objects, error)
 	// CreateMultipartUpload starts a multipart upload.
 	CreateMultipartUpload(ctx context.Context, key string, opts *R2MultipartOptions) (R2MultipartUpload, error)
@@ -35,15 +38,21 @@ type R2Bucket interface {
 type R2MultipartUpload interface {
 	Key() string
 	UploadID() string
-	// UploadPart stores part number n (1 to 10000).
+	// UploadPart stores part number n (1 to 10000; otherwise ErrInvalidPart),
+	// replacing an earlier part n. It returns ErrNoSuchUpload when the upload
+	// is unknown, completed or aborted.
 	UploadPart(ctx context.Context, n int, body io.Reader) (R2UploadedPart, error)
-	// Complete assembles the listed parts, in order, into the object.
+	// Complete assembles the listed parts, in ascending order of part
+	// number, into the object; parts not listed are discarded. A part that
+	// was not uploaded, has another ETag, is out of order or, unless last,
+	// is under 5 MiB yields ErrInvalidPart and leaves the upload open.
 	Complete(ctx context.Context, parts []R2UploadedPart) (*R2Object, error)
-	// Abort discards the upload and its parts.
+	// Abort discards the upload and its parts, or returns ErrNoSuchUpload.
 	Abort(ctx context.Context) error
 }
 
-// R2UploadedPart identifies an uploaded part.
+// R2UploadedPart identifies an uploaded part. Complete accepts ETag with or
+// without quotes.
 type R2UploadedPart struct {
 	PartNumber int
 	ETag       string
@@ -65,7 +74,8 @@ type R2Object struct {
 	CustomMetadata map[string]string
 	// Checksums holds the checksums given at put time.
 	Checksums R2Checksums
-	// Range is the part of the body returned by a ranged Get.
+	// Range is the part of the body returned by a ranged Get, as an absolute
+	// Offset and Length (Suffix resolved, Length cut at the end).
 	Range *R2Range
 }
 
@@ -92,7 +102,12 @@ type R2Checksums struct {
 }
 
 // R2Conditional makes a request depend on the stored object. Zero fields are
-// ignored. The semantics are HTTP's (RFC 9110 §13).
+// ignored. The semantics are HTTP's (RFC 9110 §13): EtagMatches is If-Match,
+// EtagDoesNotMatch If-None-Match ("*" and lists of tags, quoted or not),
+// UploadedBefore If-Unmodified-Since (Uploaded <= time) and UploadedAfter
+// If-Modified-Since (Uploaded > time); a date is ignored when the etag
+// condition of its pair is given or there is no object. As in R2, all four
+// apply to Get and Put alike, and every failure is ErrPreconditionFailed.
 type R2Conditional struct {
 	EtagMatches      string
 	EtagDoesNotMatch string
@@ -101,7 +116,8 @@ type R2Conditional struct {
 }
 
 // R2Range selects part of a body: Offset and Length (0 = to the end), or the
-// last Suffix bytes.
+// last Suffix bytes. An Offset at or past the end is ErrRangeNotSatisfiable;
+// a Length or Suffix past the body is cut to it.
 type R2Range struct {
 	Offset int64
 	Length int64
@@ -133,12 +149,14 @@ type R2MultipartOptions struct {
 // R2ListOptions select the objects List returns.
 type R2ListOptions struct {
 	Prefix string
-	// Limit is the maximum number of objects and prefixes; 0 means 1000.
+	// Limit is the maximum number of objects and prefixes; 0 means 1000,
+	// larger values are cut to 1000, negative ones are an error.
 	Limit  int
 	Cursor string
 	// Delimiter groups keys that share a prefix up to it into
 	// DelimitedPrefixes.
-	Delimiter  string
+	Delimiter string
+	// StartAfter lists only keys that sort after it.
 	StartAfter string
 }
 
@@ -146,8 +164,10 @@ type R2ListOptions struct {
 type R2Objects struct {
 	Objects           []R2Object
 	DelimitedPrefixes []string
-	Truncated         bool
-	Cursor            string
+	// Truncated is true when more entries follow; Cursor, opaque, then
+	// continues the listing.
+	Truncated bool
+	Cursor    string
 }
 
 // Errors of the R2 API.
