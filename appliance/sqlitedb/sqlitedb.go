@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -51,9 +52,23 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
 		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(o.MaxOpenConns)
-	if err := db.PingContext(ctx); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	// Two processes turning a brand-new file into WAL at once get
+	// SQLITE_BUSY at once, without the busy timeout; retry until it passes.
+	deadline := time.Now().Add(o.BusyTimeout)
+	for {
+		err = db.PingContext(ctx)
+		if err == nil {
+			return db, nil
+		}
+		if !strings.Contains(err.Error(), "database is locked") || time.Now().After(deadline) {
+			db.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			db.Close()
+			return nil, fmt.Errorf("open sqlite %s: %w", path, ctx.Err())
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	return db, nil
 }

@@ -1,0 +1,255 @@
+package cron
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// Errors of the Scheduler.
+var (
+	ErrDuplicateEntry = errors.New("cron: the same worker and schedule are configured twice")
+	ErrStarted        = errors.New("cron: scheduler already started")
+	ErrNoRun          = errors.New("cron: scheduler needs a run function")
+)
+
+// Entry is one cron trigger: a worker and one of its schedules.
+type Entry struct {
+	Worker   string
+	Schedule Schedule
+}
+
+// Key names the entry to the TickClaimer: the worker name and the
+// expression as configured, separated by a space. Every replica with the
+// same configuration derives the same key.
+func (e Entry) Key() string { return e.Worker + " " + e.Schedule.String() }
+
+// RunFunc runs one tick of a worker's Scheduled handler. The host looks the
+// worker up and calls its worker.Scheduler with the worker's Env.
+type RunFunc func(ctx context.Context, workerName string, ev worker.ScheduledEvent) error
+
+// SchedulerConfig is what a Scheduler runs.
+type SchedulerConfig struct {
+	Entries []Entry
+	// Run is called for every claimed tick. Required.
+	Run RunFunc
+	// Claimer decides which replica runs a tick. Default: LocalClaimer.
+	Claimer TickClaimer
+	// Clock is the time source. Default: SystemClock.
+	Clock Clock
+	// Logger receives claim and run failures. Default: slog.Default().
+	Logger *slog.Logger
+}
+
+// Scheduler fires Entries on their schedules. Each due tick is claimed and
+// run on its own goroutine, so a slow handler delays neither other entries
+// nor the entry's next tick.
+//
+// Ticks are evaluated from Start on: ticks that fell while the scheduler was
+// not running are not replayed. If the process falls behind (paused, or a
+// handler starved the machine) and several ticks of an entry became due at
+// once, only the latest runs; this is logged and counted in Stats.Behind.
+// In a fleet, the replicas that were not behind have run those ticks.
+//
+// Lifecycle: NewScheduler (no side effects) → Start → Drain and/or Stop.
+type Scheduler struct {
+	cfg   SchedulerConfig
+	stats schedStats
+
+	mu        sync.Mutex
+	started   bool
+	drainOnce sync.Once
+	drain     chan struct{}
+	loopDone  chan struct{}
+	runs      sync.WaitGroup
+	runCtx    context.Context
+	cancelRun context.CancelFunc
+}
+
+// NewScheduler validates cfg and returns a Scheduler that has not started.
+func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
+	if cfg.Run == nil {
+		return nil, ErrNoRun
+	}
+	seen := map[string]bool{}
+	for _, e := range cfg.Entries {
+		if e.Schedule.spec == nil {
+			return nil, fmt.Errorf("cron entry of worker %q: %w: empty schedule", e.Worker, ErrSchedule)
+		}
+		if seen[e.Key()] {
+			return nil, fmt.Errorf("cron entry %q: %w", e.Key(), ErrDuplicateEntry)
+		}
+		seen[e.Key()] = true
+	}
+	if cfg.Claimer == nil {
+		cfg.Claimer = LocalClaimer{}
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock{}
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	cfg.Entries = append([]Entry(nil), cfg.Entries...)
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Scheduler{
+		cfg: cfg, drain: make(chan struct{}), loopDone: make(chan struct{}),
+		runCtx: ctx, cancelRun: cancel,
+	}, nil
+}
+
+// Start starts evaluating schedules from the clock's current time. It
+// reports ErrStarted if called twice.
+func (s *Scheduler) Start() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return ErrStarted
+	}
+	s.started = true
+	go s.loop()
+	return nil
+}
+
+// Drain stops claiming ticks; runs in progress go on. It returns at once.
+func (s *Scheduler) Drain() {
+	s.drainOnce.Do(func() { close(s.drain) })
+}
+
+// Stop drains the scheduler and waits for runs in progress, or until ctx
+// ends; then it cancels the runs' context and returns the context's error
+// without waiting longer.
+func (s *Scheduler) Stop(ctx context.Context) error {
+	s.Drain()
+	s.mu.Lock()
+	started := s.started
+	s.mu.Unlock()
+	if !started {
+		s.cancelRun()
+		return nil
+	}
+	done := make(chan struct{})
+	go func() {
+		<-s.loopDone
+		s.runs.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		s.cancelRun()
+		return nil
+	case <-ctx.Done():
+		s.cancelRun()
+		return fmt.Errorf("stop cron scheduler: %w", ctx.Err())
+	}
+}
+
+func (s *Scheduler) loop() {
+	defer close(s.loopDone)
+	clock := s.cfg.Clock
+	next := make([]time.Time, len(s.cfg.Entries))
+	now := clock.Now()
+	for i, e := range s.cfg.Entries {
+		next[i] = e.Schedule.Next(now)
+	}
+	for {
+		var wake <-chan time.Time
+		if earliest, ok := earliest(next); ok {
+			wake = clock.After(earliest.Sub(clock.Now()))
+		}
+		select {
+		case <-s.drain:
+			return
+		case <-wake:
+		}
+		now = clock.Now()
+		for i, e := range s.cfg.Entries {
+			if next[i].IsZero() || next[i].After(now) {
+				continue
+			}
+			tick := e.Schedule.latest(next[i], now)
+			if tick.After(next[i]) {
+				s.stats.behind.Add(1)
+				s.cfg.Logger.Warn("cron fell behind; running only the latest due tick",
+					"worker", e.Worker, "cron", e.Schedule.String(), "first_missed", next[i], "tick", tick)
+			}
+			next[i] = e.Schedule.Next(tick)
+			s.runs.Add(1)
+			go s.fire(e, tick)
+		}
+	}
+}
+
+// earliest returns the soonest non-zero time, if any.
+func earliest(ts []time.Time) (time.Time, bool) {
+	var min time.Time
+	for _, t := range ts {
+		if !t.IsZero() && (min.IsZero() || t.Before(min)) {
+			min = t
+		}
+	}
+	return min, !min.IsZero()
+}
+
+// fire claims one tick and, if won, runs it.
+func (s *Scheduler) fire(e Entry, tick time.Time) {
+	defer s.runs.Done()
+	log := s.cfg.Logger.With("worker", e.Worker, "cron", e.Schedule.String(), "tick", tick)
+	s.stats.due.Add(1)
+	won, err := s.cfg.Claimer.Claim(s.runCtx, e.Key(), tick)
+	switch {
+	case err != nil:
+		s.stats.claimErrors.Add(1)
+		log.Error("cron tick claim failed; tick not run here", "err", err)
+		return
+	case !won:
+		s.stats.lost.Add(1)
+		return
+	}
+	s.stats.runs.Add(1)
+	if err := s.run(e, tick); err != nil {
+		s.stats.runErrors.Add(1)
+		log.Error("cron handler failed; the tick is not retried", "err", err)
+	}
+}
+
+// run calls the handler, turning a panic into an error.
+func (s *Scheduler) run(e Entry, tick time.Time) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cron handler of %q panicked: %v", e.Worker, r)
+		}
+	}()
+	return s.cfg.Run(s.runCtx, e.Worker, worker.ScheduledEvent{Cron: e.Schedule.String(), ScheduledTime: tick.UTC()})
+}
+
+// SchedulerStats are a Scheduler's counters since it was created.
+type SchedulerStats struct {
+	// Due counts ticks offered to the claimer. Behind counts the times an
+	// entry had several ticks due at once, of which only the latest ran.
+	Due, Behind int64
+	// Runs counts ticks this replica won and ran; Lost counts ticks another
+	// replica won; ClaimErrors counts ticks not run because Claim failed.
+	Runs, Lost, ClaimErrors int64
+	// RunErrors counts runs whose handler returned an error or panicked.
+	RunErrors int64
+}
+
+type schedStats struct {
+	due, behind, runs, lost, claimErrors, runErrors atomic.Int64
+}
+
+// Stats returns a snapshot of the scheduler's counters.
+func (s *Scheduler) Stats() SchedulerStats {
+	return SchedulerStats{
+		Due: s.stats.due.Load(), Behind: s.stats.behind.Load(),
+		Runs: s.stats.runs.Load(), Lost: s.stats.lost.Load(), ClaimErrors: s.stats.claimErrors.Load(),
+		RunErrors: s.stats.runErrors.Load(),
+	}
+}
