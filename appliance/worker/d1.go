@@ -16,7 +16,9 @@ type D1Backend interface {
 	Batch(ctx context.Context, stmts []D1Query) ([]D1Result, error)
 	// Exec runs one or more semicolon-separated statements without
 	// parameters, each in its own implicit transaction, and stops at the
-	// first failure.
+	// first failure, which it returns as a *D1Error whose Index is the
+	// failing statement's position in sql; the result still counts the
+	// statements that succeeded.
 	Exec(ctx context.Context, sql string) (D1ExecResult, error)
 }
 
@@ -51,7 +53,8 @@ type D1Meta struct {
 
 // D1ExecResult is the outcome of D1.Exec.
 type D1ExecResult struct {
-	// Count is the number of statements run.
+	// Count is the number of statements that ran successfully (on failure,
+	// the ones before the failing statement).
 	Count    int
 	Duration time.Duration
 }

@@ -1,0 +1,154 @@
+package d1local
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"zombiezen.com/go/sqlite"
+
+	"github.com/dwk/fleet/appliance/d1"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// batch runs stmts as one transaction (a lone statement runs in SQLite's
+// implicit one). write says the connection is the writer: it then takes the
+// write lock up front and tracks changes.
+func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool) ([]worker.D1Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
+	}
+	c.rollback()
+	defer c.interruptOn(ctx)()
+	tx := len(stmts) > 1
+	if tx {
+		begin := "BEGIN"
+		if write {
+			begin = "BEGIN IMMEDIATE"
+		}
+		if _, err := c.internal(begin); err != nil {
+			c.rollback()
+			return nil, stmtError(ctx, 0, stmts[0].SQL, fmt.Errorf("d1 batch: begin: %w", err))
+		}
+	}
+	out := make([]worker.D1Result, len(stmts))
+	for i, q := range stmts {
+		r, err := c.run(q, write)
+		if err != nil {
+			c.rollback()
+			return nil, stmtError(ctx, i, q.SQL, err)
+		}
+		out[i] = r
+	}
+	if tx {
+		if _, err := c.internal("COMMIT"); err != nil {
+			c.rollback()
+			last := len(stmts) - 1
+			return nil, stmtError(ctx, last, stmts[last].SQL, fmt.Errorf("d1 batch: commit: %w", err))
+		}
+	}
+	return out, nil
+}
+
+// run runs one statement and reads all its rows.
+func (c *conn) run(q worker.D1Query, write bool) (worker.D1Result, error) {
+	start := time.Now()
+	st, err := c.prepare(q.SQL)
+	if err != nil {
+		return worker.D1Result{}, err
+	}
+	defer release(st)
+	if err := bind(st, q.Args); err != nil {
+		return worker.D1Result{}, err
+	}
+	var before int64
+	if write {
+		if before, err = c.internal("SELECT total_changes()"); err != nil {
+			return worker.D1Result{}, fmt.Errorf("total_changes: %w", err)
+		}
+	}
+	res := worker.D1Result{Columns: c.names.of(st), Rows: [][]any{}}
+	for {
+		row, err := st.Step()
+		if err != nil {
+			return worker.D1Result{}, err
+		}
+		if !row {
+			break
+		}
+		res.Rows = append(res.Rows, values(st, len(res.Columns)))
+	}
+	res.Meta.RowsRead = int64(len(res.Rows))
+	if write {
+		after, err := c.internal("SELECT total_changes()")
+		if err != nil {
+			return worker.D1Result{}, fmt.Errorf("total_changes: %w", err)
+		}
+		// sqlite3_changes keeps the count of the last INSERT, UPDATE or
+		// DELETE, so it is only this statement's if the total moved.
+		if after != before {
+			res.Meta.Changes = int64(c.c.Changes())
+			res.Meta.LastRowID = c.c.LastInsertRowID()
+			res.Meta.RowsWritten = res.Meta.Changes
+		}
+	}
+	res.Meta.Duration = time.Since(start)
+	return res, nil
+}
+
+// bind binds args to st's parameters, which must be exactly as many.
+func bind(st *sqlite.Stmt, args []any) error {
+	if n := st.BindParamCount(); n != len(args) {
+		return fmt.Errorf("%w: the statement has %d parameters, %d bound", d1.ErrParamCount, n, len(args))
+	}
+	for i, a := range args {
+		v, err := worker.NormalizeD1Value(a)
+		if err != nil {
+			return fmt.Errorf("argument %d: %w", i+1, err)
+		}
+		switch v := v.(type) {
+		case nil:
+			st.BindNull(i + 1)
+		case int64:
+			st.BindInt64(i+1, v)
+		case float64:
+			st.BindFloat(i+1, v)
+		case string:
+			st.BindText(i+1, v)
+		case []byte:
+			st.BindBytes(i+1, v)
+		}
+	}
+	return nil
+}
+
+// values returns the current row as the D1 value types: nil, int64,
+// float64, string or []byte, exactly as stored (no time parsing).
+func values(st *sqlite.Stmt, n int) []any {
+	row := make([]any, n)
+	for i := range row {
+		switch st.ColumnType(i) {
+		case sqlite.TypeInteger:
+			row[i] = st.ColumnInt64(i)
+		case sqlite.TypeFloat:
+			row[i] = st.ColumnFloat(i)
+		case sqlite.TypeText:
+			row[i] = st.ColumnText(i)
+		case sqlite.TypeBlob:
+			b := make([]byte, st.ColumnLen(i))
+			st.ColumnBytes(i, b)
+			row[i] = b
+		}
+	}
+	return row
+}
+
+// stmtError wraps the failure of statement i as a *worker.D1Error; when ctx
+// has ended, the error also matches ctx.Err().
+func stmtError(ctx context.Context, i int, sql string, err error) error {
+	if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+		err = fmt.Errorf("%w: %w", ctxErr, err)
+	}
+	return &worker.D1Error{Index: i, SQL: sql, Err: err}
+}

@@ -1,0 +1,63 @@
+package d1local
+
+import (
+	"context"
+	"fmt"
+
+	"zombiezen.com/go/sqlite"
+
+	"github.com/dwk/fleet/appliance/d1"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// exec runs the statements of script one at a time and returns how many
+// succeeded.
+func (c *conn) exec(ctx context.Context, script string) (n int, err error) {
+	if err := ctx.Err(); err != nil {
+		return 0, &worker.D1Error{Index: 0, SQL: script, Err: err}
+	}
+	c.rollback()
+	defer c.interruptOn(ctx)()
+	last := ""
+	defer func() {
+		if c.c.AutocommitEnabled() {
+			return
+		}
+		c.rollback()
+		if err == nil {
+			err = stmtError(ctx, n-1, last, d1.ErrOpenTransaction)
+		}
+	}()
+	for rest := d1.SkipSpace(script); rest != ""; rest = d1.SkipSpace(rest) {
+		st, trailing, err := c.c.PrepareTransient(rest)
+		if err != nil {
+			// SQLite does not say where a statement it cannot parse ends;
+			// the lexer's split names it for the error.
+			return n, stmtError(ctx, n, d1.Split(rest)[0], err)
+		}
+		last, rest = rest[:len(rest)-trailing], rest[len(rest)-trailing:]
+		if err := stepAll(st); err != nil {
+			return n, stmtError(ctx, n, last, err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// stepAll runs st to completion, discarding its rows, and finalizes it.
+func stepAll(st *sqlite.Stmt) error {
+	if k := st.BindParamCount(); k != 0 {
+		st.Finalize()
+		return fmt.Errorf("%w: Exec takes no arguments, the statement has %d parameters", d1.ErrParamCount, k)
+	}
+	for {
+		row, err := st.Step()
+		if err != nil {
+			st.Finalize()
+			return err
+		}
+		if !row {
+			return st.Finalize()
+		}
+	}
+}
