@@ -100,8 +100,12 @@ func (s *Server) Run(ctx context.Context) error {
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
 	serveErr := make(chan error, 1)
+	if err := app.start(); err != nil {
+		ln.Close()
+		app.close(context.Background())
+		return err
+	}
 	go func() { serveErr <- hs.Serve(ln) }()
-	app.start()
 	s.state.Store(StateReady)
 	s.log.Info("serving", "addr", "http://"+ln.Addr().String(), "mode", s.cfg.Storage.Mode, "fleet", s.cfg.Fleet.Name, "workers", len(s.cfg.Workers))
 	if s.onReady != nil {

@@ -84,10 +84,15 @@ func Start(t testing.TB, name, bin string, env []string, args ...string) *Proc {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", name, err)
 	}
-	go p.read(pr)
+	readDone := make(chan struct{})
+	go func() {
+		p.read(pr)
+		close(readDone)
+	}()
 	go func() {
 		p.waited = cmd.Wait()
 		pw.Close()
+		<-readDone // all output is in p.out before Wait returns
 		close(p.done)
 	}()
 	t.Cleanup(func() {

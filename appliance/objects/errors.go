@@ -1,0 +1,37 @@
+package objects
+
+import "errors"
+
+// Errors of the runtime.
+var (
+	// ErrDraining is returned for events that would start an instance or an
+	// alarm while the runtime drains; HTTP callers get 503.
+	ErrDraining = errors.New("objects: runtime is draining")
+	// ErrClosed is returned after Close.
+	ErrClosed = errors.New("objects: runtime is closed")
+	// ErrNotOpen is returned for events before Open.
+	ErrNotOpen = errors.New("objects: runtime is not open")
+	// ErrUnknownClass is returned by Namespace for a class no package
+	// registered with worker.RegisterObject.
+	ErrUnknownClass = errors.New("objects: object class not registered")
+	// ErrUpgradeViaFetch is returned by Stub.Fetch for a WebSocket upgrade
+	// request: upgrades need the live connection, so use Stub.ServeHTTP.
+	ErrUpgradeViaFetch = errors.New("objects: WebSocket upgrades cannot go through Stub.Fetch; use Stub.ServeHTTP")
+	// ErrNotInFetch is returned by AcceptWebSocket outside the object's
+	// Fetch of a live request.
+	ErrNotInFetch = errors.New("objects: AcceptWebSocket must be called from the object's Fetch with its request")
+	// ErrCallCycle is returned when an event would wait for the turn of an
+	// object that is already waiting for this event (A calls B calls A),
+	// which would deadlock.
+	ErrCallCycle = errors.New("objects: call cycle between objects")
+	// ErrFenced is wrapped by storage backends when a write is refused
+	// because a newer lease holder exists.
+	ErrFenced = errors.New("objects: write fenced by a newer lease epoch")
+	// ErrObjectStopped is returned by BlockConcurrencyWhile called from
+	// outside the object's events after the instance stopped.
+	ErrObjectStopped = errors.New("objects: object instance stopped")
+)
+
+// errGone tells an event that its instance stopped while it waited; the
+// event retries on a fresh instance.
+var errGone = errors.New("objects: instance gone")

@@ -1,0 +1,90 @@
+package objects
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+var _ worker.ObjectHost = (*instance)(nil)
+
+// maxMessageSize caps one incoming WebSocket message, as Cloudflare does.
+const maxMessageSize = 1 << 20
+
+var upgrader = websocket.Upgrader{
+	// The object decides whom it accepts (see worker.State.AcceptWebSocket).
+	CheckOrigin: func(*http.Request) bool { return true },
+}
+
+// AcceptWebSocket implements worker.ObjectHost.
+func (in *instance) AcceptWebSocket(w http.ResponseWriter, r *http.Request, tags []string) (*worker.WebSocket, error) {
+	if !inTurnOf(r.Context(), in) {
+		return nil, ErrNotInFetch
+	}
+	if !websocket.IsWebSocketUpgrade(r) {
+		return nil, fmt.Errorf("accept websocket: request is not a WebSocket upgrade")
+	}
+	rt := in.rt
+	rt.mu.Lock()
+	draining := rt.state != stateOpen
+	rt.mu.Unlock()
+	if draining {
+		http.Error(w, "replica is draining", http.StatusServiceUnavailable)
+		return nil, fmt.Errorf("accept websocket: %w", ErrDraining)
+	}
+	conn, err := upgrader.Upgrade(w, r, nil)
+	if err != nil {
+		return nil, fmt.Errorf("accept websocket: %w", err)
+	}
+	conn.SetReadLimit(maxMessageSize)
+	s := &socket{in: in, ws: worker.NewWebSocket(conn, tags), conn: conn, done: make(chan struct{})}
+	rt.mu.Lock()
+	if in.gone || rt.state == stateClosed {
+		rt.mu.Unlock()
+		conn.Close()
+		return nil, fmt.Errorf("accept websocket: %w", ErrObjectStopped)
+	}
+	in.sockets = append(in.sockets, s)
+	rt.wg.Add(1)
+	rt.mu.Unlock()
+	rt.stats.webSocketsAccepted.Add(1)
+	go rt.readLoop(s)
+	return s.ws, nil
+}
+
+// WebSockets implements worker.ObjectHost.
+func (in *instance) WebSockets(tag string) []*worker.WebSocket {
+	in.rt.mu.Lock()
+	defer in.rt.mu.Unlock()
+	var out []*worker.WebSocket
+	for _, s := range in.sockets {
+		if tag == "" || s.ws.HasTag(tag) {
+			out = append(out, s.ws)
+		}
+	}
+	return out
+}
+
+// BlockConcurrencyWhile implements worker.ObjectHost.
+func (in *instance) BlockConcurrencyWhile(ctx context.Context, fn func(context.Context) error) error {
+	if in.constructing.Load() {
+		in.initFns = append(in.initFns, fn)
+		return nil
+	}
+	if inTurnOf(ctx, in) {
+		return fn(ctx)
+	}
+	if !in.rt.enterExisting(in) {
+		return ErrObjectStopped
+	}
+	err := in.run(ctx, func(ctx context.Context, _ *instance) error { return fn(ctx) })
+	if errors.Is(err, errGone) {
+		return ErrObjectStopped
+	}
+	return err
+}

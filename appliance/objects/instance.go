@@ -1,0 +1,321 @@
+package objects
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// instance is one object in memory. Its turn is a token in a channel of
+// capacity one: whoever holds the token runs the object's one event. Go
+// queues blocked senders in FIFO order, so events run in arrival order.
+type instance struct {
+	rt       *Runtime
+	key      objKey
+	ctor     worker.ObjectClass
+	turn     chan struct{}
+	prev     *instance     // earlier instance of the object still stopping
+	unloaded chan struct{} // closed when teardown finished
+
+	// Guarded by rt.mu.
+	pending  int // events waiting for or holding the turn
+	lastUsed time.Time
+	gone     bool // out of rt.instances; waiting events retry elsewhere
+	sockets  []*socket
+	lost     <-chan struct{} // the lease's Lost channel once loaded
+
+	// Guarded by the turn.
+	id     worker.ObjectID
+	loaded bool
+	lease  Lease
+	db     ObjectDB
+	obj    worker.Object
+
+	constructing atomic.Bool
+	initFns      []func(context.Context) error // queued by BlockConcurrencyWhile in the constructor
+}
+
+// enter finds or creates the instance of id and counts an event on it.
+func (rt *Runtime) enter(id worker.ObjectID) (*instance, error) {
+	k := keyOf(id)
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	switch rt.state {
+	case stateNew:
+		return nil, ErrNotOpen
+	case stateClosed:
+		return nil, ErrClosed
+	}
+	in := rt.instances[k]
+	if in == nil {
+		if rt.state == stateDraining {
+			return nil, ErrDraining
+		}
+		ctor, ok := rt.classes[k.ns]
+		if !ok {
+			return nil, fmt.Errorf("objects: class %q: %w", k.ns, ErrUnknownClass)
+		}
+		in = &instance{
+			rt: rt, key: k, ctor: ctor, id: id,
+			turn: make(chan struct{}, 1), unloaded: make(chan struct{}),
+			prev: rt.unloading[k], lastUsed: rt.cfg.Clock.Now(),
+		}
+		rt.instances[k] = in
+	}
+	rt.countEventLocked(in)
+	return in, nil
+}
+
+// enterExisting counts an event on in unless it is gone.
+func (rt *Runtime) enterExisting(in *instance) bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if in.gone || rt.state == stateClosed {
+		return false
+	}
+	rt.countEventLocked(in)
+	return true
+}
+
+func (rt *Runtime) countEventLocked(in *instance) {
+	in.pending++
+	if rt.inflight == 0 {
+		rt.idle = make(chan struct{})
+	}
+	rt.inflight++
+}
+
+// leave ends an event counted by enter.
+func (rt *Runtime) leave(in *instance) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	in.pending--
+	in.lastUsed = rt.cfg.Clock.Now()
+	rt.inflight--
+	if rt.inflight == 0 {
+		close(rt.idle)
+	}
+}
+
+// event runs fn in the turn of object id, starting its instance if needed.
+func (rt *Runtime) event(ctx context.Context, id worker.ObjectID, fn func(context.Context, *instance) error) error {
+	for {
+		in, err := rt.enter(id)
+		if err != nil {
+			return err
+		}
+		err = in.run(ctx, fn)
+		if !errors.Is(err, errGone) {
+			return err
+		}
+	}
+}
+
+// run takes the turn, loads the object and runs fn. The event must have
+// been counted (enter or enterExisting); run ends it.
+func (in *instance) run(ctx context.Context, fn func(context.Context, *instance) error) error {
+	defer in.rt.leave(in)
+	if holdsTurn(ctx, in) {
+		return ErrCallCycle
+	}
+	select {
+	case in.turn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-in.turn }()
+	if in.isGone() {
+		return errGone
+	}
+	if err := in.load(ctx); err != nil {
+		return err
+	}
+	tctx, end := withTurn(ctx, in)
+	defer end()
+	return fn(tctx, in)
+}
+
+func (in *instance) isGone() bool {
+	in.rt.mu.Lock()
+	defer in.rt.mu.Unlock()
+	return in.gone
+}
+
+// load starts the object if it is not running: claim, open, construct, run
+// the constructor's BlockConcurrencyWhile callbacks. On failure the
+// instance is discarded so the next event starts afresh. Runs in the turn.
+func (in *instance) load(ctx context.Context) error {
+	rt := in.rt
+	if in.loaded {
+		select {
+		case <-in.lease.Lost():
+			rt.log.Warn("object lease lost; stopping instance", "object", in.id)
+			in.stop(ctx, worker.CloseServiceRestart, "lease lost")
+			return errGone
+		default:
+			return nil
+		}
+	}
+	if in.prev != nil {
+		select {
+		case <-in.prev.unloaded:
+			in.prev = nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	lease, err := rt.cfg.Placer.Claim(ctx, in.id)
+	if err != nil {
+		in.stop(ctx, 0, "")
+		return fmt.Errorf("claim object %s: %w", in.id, err)
+	}
+	in.lease = lease
+	db, err := rt.cfg.Store.Open(ctx, in.id, lease)
+	if err != nil {
+		in.stop(ctx, 0, "")
+		return fmt.Errorf("open storage of object %s: %w", in.id, err)
+	}
+	in.db = db
+	storage := worker.NewStorage(db, &alarmStore{in: in})
+	state := worker.NewState(in.id, storage, in)
+	tctx, end := withTurn(ctx, in)
+	obj, err := in.construct(tctx, state)
+	end()
+	if err != nil {
+		in.stop(ctx, 0, "")
+		return fmt.Errorf("start object %s: %w", in.id, err)
+	}
+	in.obj, in.loaded = obj, true
+	rt.mu.Lock()
+	in.lost = lease.Lost()
+	rt.mu.Unlock()
+	rt.stats.instancesStarted.Add(1)
+	return nil
+}
+
+// construct calls the class constructor and then the callbacks it queued
+// with BlockConcurrencyWhile.
+func (in *instance) construct(ctx context.Context, state *worker.State) (obj worker.Object, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic in constructor: %v\n%s", p, debug.Stack())
+		}
+	}()
+	in.constructing.Store(true)
+	obj = in.ctor(state, in.rt.cfg.Env(in.key.ns))
+	in.constructing.Store(false)
+	if obj == nil {
+		return nil, errors.New("constructor returned nil")
+	}
+	fns := in.initFns
+	in.initFns = nil
+	for _, fn := range fns {
+		if err := fn(ctx); err != nil {
+			return nil, fmt.Errorf("blockConcurrencyWhile in constructor: %w", err)
+		}
+	}
+	return obj, nil
+}
+
+// detach removes in from the runtime's map so that new events start a new
+// instance (which waits for this one's teardown). It reports whether in was
+// still attached.
+func (rt *Runtime) detachLocked(in *instance) bool {
+	if in.gone {
+		return false
+	}
+	in.gone = true
+	if rt.instances[in.key] == in {
+		delete(rt.instances, in.key)
+	}
+	rt.unloading[in.key] = in
+	return true
+}
+
+// stop detaches and tears down the instance. Runs in the turn. code is the
+// close code for its WebSockets; their read loops end on their own.
+func (in *instance) stop(ctx context.Context, code int, reason string) {
+	in.rt.mu.Lock()
+	in.rt.detachLocked(in)
+	in.rt.mu.Unlock()
+	in.teardown(ctx, code, reason)
+}
+
+// teardown starts closing the instance's sockets (with code, or dropping
+// them if 0), closes its database and releases its lease; it returns the
+// sockets so a caller that does not hold the turn can wait for them. The
+// instance must be detached, and the caller must hold its turn or know that
+// no event runs.
+func (in *instance) teardown(ctx context.Context, code int, reason string) []*socket {
+	rt := in.rt
+	rt.mu.Lock()
+	socks := in.sockets
+	in.sockets = nil
+	rt.mu.Unlock()
+	closeSockets(socks, code, reason)
+	if in.db != nil {
+		if err := in.db.Close(); err != nil {
+			rt.log.Error("close object storage", "object", in.id, "err", err)
+		}
+		in.db = nil
+	}
+	if in.lease != nil {
+		if err := in.lease.Release(ctx); err != nil {
+			rt.log.Error("release object lease", "object", in.id, "err", err)
+		}
+		in.lease = nil
+	}
+	if in.loaded {
+		rt.stats.instancesStopped.Add(1)
+	}
+	in.loaded, in.obj = false, nil
+	rt.mu.Lock()
+	if rt.unloading[in.key] == in {
+		delete(rt.unloading, in.key)
+	}
+	rt.mu.Unlock()
+	close(in.unloaded)
+	return socks
+}
+
+// turnChain is the set of turns an event's context holds: the object
+// handling it and every object up the chain of stub calls that led to it.
+// A node stops counting when its event ends, so a context that escapes its
+// event (kept by a goroutine) does not pretend to hold the turn.
+type turnChain struct {
+	in     *instance
+	parent *turnChain
+	ended  atomic.Bool
+}
+
+type turnKey struct{}
+
+// withTurn marks ctx as an event of in; call end when the event ends.
+func withTurn(ctx context.Context, in *instance) (context.Context, func()) {
+	parent, _ := ctx.Value(turnKey{}).(*turnChain)
+	c := &turnChain{in: in, parent: parent}
+	return context.WithValue(ctx, turnKey{}, c), func() { c.ended.Store(true) }
+}
+
+// holdsTurn reports whether ctx belongs to a running event of in, directly
+// or up its call chain.
+func holdsTurn(ctx context.Context, in *instance) bool {
+	c, _ := ctx.Value(turnKey{}).(*turnChain)
+	for ; c != nil; c = c.parent {
+		if c.in == in && !c.ended.Load() {
+			return true
+		}
+	}
+	return false
+}
+
+// inTurnOf reports whether ctx is a running event of in itself.
+func inTurnOf(ctx context.Context, in *instance) bool {
+	c, _ := ctx.Value(turnKey{}).(*turnChain)
+	return c != nil && c.in == in && !c.ended.Load()
+}

@@ -1,0 +1,48 @@
+package objects
+
+import "sync/atomic"
+
+// Stats are the runtime's counters and gauges, for metrics.
+type Stats struct {
+	// Instances and WebSockets are the objects in memory and the open
+	// sockets now.
+	Instances  int
+	WebSockets int
+	// The rest count since Open.
+	InstancesStarted   int64
+	InstancesEvicted   int64
+	InstancesStopped   int64
+	WebSocketsAccepted int64
+	AlarmsFired        int64
+	AlarmsRetried      int64
+	// AlarmsFailed counts alarms dropped after their last retry failed.
+	AlarmsFailed int64
+}
+
+type stats struct {
+	instancesStarted   atomic.Int64
+	instancesEvicted   atomic.Int64
+	instancesStopped   atomic.Int64
+	webSocketsAccepted atomic.Int64
+	alarmsFired        atomic.Int64
+	alarmsRetried      atomic.Int64
+	alarmsFailed       atomic.Int64
+}
+
+// Stats returns a snapshot of the runtime's counters.
+func (rt *Runtime) Stats() Stats {
+	rt.mu.Lock()
+	s := Stats{Instances: len(rt.instances)}
+	for _, in := range rt.instances {
+		s.WebSockets += len(in.sockets)
+	}
+	rt.mu.Unlock()
+	s.InstancesStarted = rt.stats.instancesStarted.Load()
+	s.InstancesEvicted = rt.stats.instancesEvicted.Load()
+	s.InstancesStopped = rt.stats.instancesStopped.Load()
+	s.WebSocketsAccepted = rt.stats.webSocketsAccepted.Load()
+	s.AlarmsFired = rt.stats.alarmsFired.Load()
+	s.AlarmsRetried = rt.stats.alarmsRetried.Load()
+	s.AlarmsFailed = rt.stats.alarmsFailed.Load()
+	return s
+}

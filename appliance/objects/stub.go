@@ -1,0 +1,125 @@
+package objects
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// stub addresses one object through the runtime.
+type stub struct {
+	rt  *Runtime
+	id  worker.ObjectID
+	err error // set for ids that fail validation
+}
+
+var _ worker.Stub = (*stub)(nil)
+
+// ID implements worker.Stub.
+func (s *stub) ID() worker.ObjectID { return s.id }
+
+// Fetch implements worker.Stub. The object's response is buffered in full
+// before Fetch returns, so the object's turn never waits for the caller to
+// read the body; use ServeHTTP to stream. Upgrade requests fail with
+// ErrUpgradeViaFetch.
+func (s *stub) Fetch(ctx context.Context, req *http.Request) (*http.Response, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if websocket.IsWebSocketUpgrade(req) {
+		return nil, ErrUpgradeViaFetch
+	}
+	req = req.WithContext(ctx)
+	if req.Body == nil {
+		req.Body = http.NoBody
+	}
+	rec := newRecorder()
+	err := s.rt.event(ctx, s.id, func(ctx context.Context, in *instance) error {
+		return in.fetch(rec, req.WithContext(ctx))
+	})
+	var away *ElsewhereError
+	switch {
+	case errors.As(err, &away) && s.rt.cfg.Forwarder != nil:
+		s.rt.cfg.Forwarder.Forward(rec, req, s.id, away.Holder)
+	case err != nil:
+		return nil, fmt.Errorf("fetch object %s: %w", s.id, err)
+	}
+	return rec.response(req), nil
+}
+
+// ServeHTTP implements worker.Stub: the object writes straight to w and may
+// accept a WebSocket upgrade.
+func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.err != nil {
+		http.Error(w, s.err.Error(), http.StatusBadRequest)
+		return
+	}
+	err := s.rt.event(r.Context(), s.id, func(ctx context.Context, in *instance) error {
+		return in.fetch(w, r.WithContext(ctx))
+	})
+	var away *ElsewhereError
+	switch {
+	case err == nil:
+	case errors.As(err, &away) && s.rt.cfg.Forwarder != nil:
+		s.rt.cfg.Forwarder.Forward(w, r, s.id, away.Holder)
+	case errors.Is(err, errPanicked):
+		// The response is already (partly) written.
+	default:
+		s.rt.log.Warn("object request failed", "object", s.id, "err", err)
+		http.Error(w, err.Error(), errorStatus(err))
+	}
+}
+
+// errPanicked reports that the object panicked in Fetch; fetch has already
+// answered 500 if it could.
+var errPanicked = errors.New("object panicked")
+
+// fetch runs the object's Fetch. Runs in the turn.
+func (in *instance) fetch(w http.ResponseWriter, r *http.Request) error {
+	tw := &trackingWriter{ResponseWriter: w}
+	err := in.call(func() { in.obj.Fetch(tw, r) })
+	if err != nil {
+		in.rt.log.Error("object fetch panicked", "object", in.id, "err", err)
+		if !tw.wrote {
+			http.Error(w, "internal error", http.StatusInternalServerError)
+		}
+		return errPanicked
+	}
+	return nil
+}
+
+// call runs object code, turning a panic into an error.
+func (in *instance) call(fn func()) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	fn()
+	return nil
+}
+
+// errorStatus maps runtime errors to HTTP statuses.
+func errorStatus(err error) int {
+	switch {
+	case errors.Is(err, ErrDraining), errors.Is(err, ErrClosed), errors.Is(err, ErrNotOpen), errors.Is(err, ErrFenced):
+		return http.StatusServiceUnavailable
+	case errors.Is(err, worker.ErrInvalidObjectID):
+		return http.StatusBadRequest
+	case errors.Is(err, ErrCallCycle):
+		return http.StatusLoopDetected
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable
+	}
+	var away *ElsewhereError
+	if errors.As(err, &away) {
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}

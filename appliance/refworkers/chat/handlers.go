@@ -1,0 +1,138 @@
+package chat
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"strconv"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// maxAttachment bounds an upload.
+const maxAttachment = 25 << 20
+
+func history(w http.ResponseWriter, r *http.Request, env *worker.Env, room string) {
+	after, _ := strconv.ParseInt(r.URL.Query().Get("after"), 10, 64)
+	limit, err := strconv.Atoi(r.URL.Query().Get("limit"))
+	if err != nil || limit <= 0 || limit > 500 {
+		limit = 100
+	}
+	res, err := env.D1(BindingDB).Prepare(
+		`SELECT id, user, text, attachment, created_at FROM messages WHERE room = ? AND id > ? ORDER BY id LIMIT ?`).
+		Bind(room, after, limit).All(r.Context())
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	out := make([]Message, 0, len(res.Rows))
+	for _, row := range res.Maps() {
+		m := Message{Type: "message", Room: room}
+		m.ID, _ = row["id"].(int64)
+		m.User, _ = row["user"].(string)
+		m.Text, _ = row["text"].(string)
+		m.CreatedAt, _ = row["created_at"].(int64)
+		if a, ok := row["attachment"].(string); ok {
+			m.Attachment = &Attachment{}
+			json.Unmarshal([]byte(a), m.Attachment)
+		}
+		out = append(out, m)
+	}
+	writeJSON(w, out)
+}
+
+func upload(w http.ResponseWriter, r *http.Request, env *worker.Env, room string) {
+	user := r.URL.Query().Get("user")
+	name := path.Base(r.URL.Query().Get("name"))
+	if user == "" || name == "" || name == "." || name == "/" {
+		http.Error(w, "?user= and ?name= are required", http.StatusBadRequest)
+		return
+	}
+	id := make([]byte, 8)
+	rand.Read(id)
+	key := fmt.Sprintf("rooms/%s/%s/%s", room, hex.EncodeToString(id), name)
+	obj, err := env.R2(BindingFiles).Put(r.Context(), key, http.MaxBytesReader(w, r.Body, maxAttachment), &worker.R2PutOptions{
+		HTTPMetadata:   worker.R2HTTPMetadata{ContentType: r.Header.Get("Content-Type")},
+		CustomMetadata: map[string]string{"user": user, "room": room},
+	})
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			http.Error(w, "attachments are at most 25 MiB", http.StatusRequestEntityTooLarge)
+			return
+		}
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	att := &Attachment{Key: key, Name: name, Size: obj.Size, URL: "/chat/files/" + (&url.URL{Path: key}).EscapedPath()}
+	m, err := store(r.Context(), env, Message{Room: room, User: user, Text: "shared " + name, Attachment: att})
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	// Announce it in the room through the object, which broadcasts.
+	body, _ := json.Marshal(m)
+	ns := env.Object(BindingRooms)
+	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "http://room/chat/rooms/"+room+"/announce", bytes.NewReader(body))
+	if resp, err := ns.Get(ns.IDFromName(room)).Fetch(r.Context(), req); err == nil {
+		resp.Body.Close()
+	}
+	writeJSON(w, m)
+}
+
+func download(w http.ResponseWriter, r *http.Request, env *worker.Env, key string) {
+	opts := &worker.R2GetOptions{}
+	if inm := r.Header.Get("If-None-Match"); inm != "" {
+		opts.OnlyIf = &worker.R2Conditional{EtagDoesNotMatch: trimQuotes(inm)}
+	}
+	obj, err := env.R2(BindingFiles).Get(r.Context(), key, opts)
+	switch {
+	case errors.Is(err, worker.ErrNotFound):
+		http.NotFound(w, r)
+		return
+	case errors.Is(err, worker.ErrPreconditionFailed):
+		w.Header().Set("ETag", obj.HTTPETag)
+		w.WriteHeader(http.StatusNotModified)
+		return
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	defer obj.Body.Close()
+	if ct := obj.HTTPMetadata.ContentType; ct != "" {
+		w.Header().Set("Content-Type", ct)
+	}
+	w.Header().Set("ETag", obj.HTTPETag)
+	w.Header().Set("Content-Length", strconv.FormatInt(obj.Size, 10))
+	io.Copy(w, obj.Body)
+}
+
+func stats(w http.ResponseWriter, r *http.Request, env *worker.Env) {
+	res, err := env.D1(BindingDB).Batch(r.Context(),
+		env.D1(BindingDB).Prepare("SELECT count(*) FROM messages"),
+		env.D1(BindingDB).Prepare("SELECT count(*) FROM notifications"))
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	writeJSON(w, map[string]any{"messages": res[0].Rows[0][0], "notifications": res[1].Rows[0][0]})
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+func trimQuotes(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return s[1 : len(s)-1]
+	}
+	return s
+}

@@ -1,0 +1,45 @@
+// Package counter is the counter reference worker: one object per counter
+// name, holding its value in the object's SQL storage, with an alarm that
+// records when it fired.
+//
+// Routes (under /counter/):
+//
+//	GET    /counter/{name}             → {"name", "value"}
+//	POST   /counter/{name}/increment   → {"name", "value"} after adding 1 (or ?by=N)
+//	POST   /counter/{name}/alarm?in=2s → sets the alarm
+//	GET    /counter/{name}/alarm       → {"alarm_at", "fired", "last_fired_at"}
+//	DELETE /counter/{name}             → deletes the counter's data and alarm
+package counter
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// Binding is the object namespace binding the worker expects.
+const Binding = "COUNTER"
+
+// Class is the object class name.
+const Class = "Counter"
+
+func init() {
+	worker.RegisterWorker("counter", Worker{})
+	worker.RegisterObject(Class, newObject)
+}
+
+// Worker routes /counter/{name}/... to the named counter object.
+type Worker struct{}
+
+// Fetch implements worker.Fetcher.
+func (Worker) Fetch(w http.ResponseWriter, r *http.Request, env *worker.Env) {
+	rest := strings.TrimPrefix(r.URL.Path, "/counter/")
+	name, _, _ := strings.Cut(rest, "/")
+	if name == "" || rest == r.URL.Path {
+		http.Error(w, "usage: /counter/{name}[/increment|/alarm]", http.StatusNotFound)
+		return
+	}
+	ns := env.Object(Binding)
+	ns.Get(ns.IDFromName(name)).ServeHTTP(w, r)
+}

@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/cron"
+	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// app is an assembled set of workers over one storage mode's stores.
+type app struct {
+	handler   http.Handler
+	cron      *cron.Scheduler
+	consumers []*queue.Consumer
+	objects   objectRuntime
+	closers   []io.Closer // closed last, in reverse order
+	log       *slog.Logger
+}
+
+// objectRuntime is what the server needs of the object runtime.
+type objectRuntime interface {
+	Drain(ctx context.Context) error
+	Close(ctx context.Context) error
+}
+
+// stores opens the stores of one storage mode, by store name. Calls with the
+// same name return the same store.
+type stores interface {
+	D1(name string) (worker.D1Backend, error)
+	R2(name string) (worker.R2Bucket, error)
+	KV(name string) (worker.KVNamespace, error)
+	Broker() queue.Broker
+	Objects() ObjectNamespaces
+}
+
+// ObjectNamespaces hands out object namespace bindings.
+type ObjectNamespaces interface {
+	Namespace(bindingName, className string) (worker.ObjectNamespace, error)
+}
+
+// assemble builds every worker's Env from st and wires routes, cron and
+// queue consumers. envs receives each worker's Env by name, so the object
+// runtime can construct a class with the Env of the worker that binds it.
+func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, log *slog.Logger) (*app, error) {
+	a := &app{log: log}
+	var routes []route
+	var entries []cron.Entry
+	for i, wc := range cfg.Workers {
+		w, ok := worker.LookupWorker(wc.Name)
+		if !ok {
+			return nil, fmt.Errorf("workers[%d]: no worker %q in this binary", i, wc.Name)
+		}
+		b, err := bindings(wc, st)
+		if err != nil {
+			return nil, fmt.Errorf("worker %q: %w", wc.Name, err)
+		}
+		env := worker.NewEnv(wc.Name, b)
+		envs[wc.Name] = env
+		if f, ok := w.(worker.Fetcher); ok {
+			for _, p := range wc.Routes {
+				routes = append(routes, route{prefix: p, name: wc.Name, fetch: f, env: env})
+			}
+		}
+		if len(wc.Crons) > 0 {
+			if _, ok := w.(worker.Scheduler); !ok {
+				return nil, fmt.Errorf("worker %q has crons but no Scheduled handler", wc.Name)
+			}
+			for _, expr := range wc.Crons {
+				s, err := cron.Parse(expr)
+				if err != nil {
+					return nil, fmt.Errorf("worker %q: %w", wc.Name, err)
+				}
+				entries = append(entries, cron.Entry{Worker: wc.Name, Schedule: s})
+			}
+		}
+		for _, qc := range wc.Consumers {
+			h, ok := w.(worker.QueueConsumer)
+			if !ok {
+				return nil, fmt.Errorf("worker %q consumes %q but has no Queue handler", wc.Name, qc.Queue)
+			}
+			c, err := queue.NewConsumer(st.Broker(), h, env, consumerConfig(qc), log.With("queue", qc.Queue))
+			if err != nil {
+				return nil, fmt.Errorf("worker %q consumer %q: %w", wc.Name, qc.Queue, err)
+			}
+			a.consumers = append(a.consumers, c)
+		}
+	}
+	a.handler = newRouter(routes)
+	if len(entries) > 0 {
+		s, err := cron.NewScheduler(cron.SchedulerConfig{
+			Entries: entries,
+			Claimer: cron.LocalClaimer{},
+			Logger:  log,
+			Run: func(ctx context.Context, name string, ev worker.ScheduledEvent) error {
+				w, _ := worker.LookupWorker(name)
+				return w.(worker.Scheduler).Scheduled(ctx, ev, envs[name])
+			},
+		})
+		if err != nil {
+			return nil, err
+		}
+		a.cron = s
+	}
+	return a, nil
+}
+
+func bindings(wc config.Worker, st stores) (worker.Bindings, error) {
+	b := worker.Bindings{
+		D1: map[string]worker.D1Backend{}, R2: map[string]worker.R2Bucket{}, KV: map[string]worker.KVNamespace{},
+		Queues: map[string]worker.Queue{}, Objects: map[string]worker.ObjectNamespace{}, Vars: wc.Bindings.Vars,
+	}
+	var err error
+	for name, db := range wc.Bindings.D1 {
+		if b.D1[name], err = st.D1(db); err != nil {
+			return b, fmt.Errorf("d1 %s (%s): %w", name, db, err)
+		}
+	}
+	for name, bucket := range wc.Bindings.R2 {
+		if b.R2[name], err = st.R2(bucket); err != nil {
+			return b, fmt.Errorf("r2 %s (%s): %w", name, bucket, err)
+		}
+	}
+	for name, ns := range wc.Bindings.KV {
+		if b.KV[name], err = st.KV(ns); err != nil {
+			return b, fmt.Errorf("kv %s (%s): %w", name, ns, err)
+		}
+	}
+	for name, q := range wc.Bindings.Queues {
+		p, err := queue.NewProducer(st.Broker(), q)
+		if err != nil {
+			return b, fmt.Errorf("queue %s (%s): %w", name, q, err)
+		}
+		b.Queues[name] = p
+	}
+	for name, class := range wc.Bindings.Objects {
+		if b.Objects[name], err = st.Objects().Namespace(name, class); err != nil {
+			return b, fmt.Errorf("objects %s (%s): %w", name, class, err)
+		}
+	}
+	return b, nil
+}
+
+func consumerConfig(qc config.Consumer) queue.ConsumerConfig {
+	c := queue.DefaultConsumerConfig(qc.Queue)
+	c.MaxBatchSize = qc.MaxBatchSize
+	c.MaxBatchTimeout = qc.MaxBatchTimeout.D()
+	if qc.MaxRetries != nil {
+		c.MaxRetries = *qc.MaxRetries
+	}
+	c.DeadLetterQueue = qc.DeadLetterQueue
+	c.RetryDelay = qc.RetryDelay.D()
+	c.VisibilityTimeout = qc.VisibilityTimeout.D()
+	return c
+}
+
+// start begins background work: cron and queue consumers. (The object
+// runtime's alarm scheduler starts when the runtime opens.)
+func (a *app) start() error {
+	if a.cron != nil {
+		if err := a.cron.Start(); err != nil {
+			return fmt.Errorf("start cron: %w", err)
+		}
+	}
+	for _, c := range a.consumers {
+		if err := c.Start(); err != nil {
+			return fmt.Errorf("start queue consumer: %w", err)
+		}
+	}
+	return nil
+}
+
+// stopAdmission stops taking cron ticks and queue batches; work in flight
+// goes on.
+func (a *app) stopAdmission(context.Context) {
+	if a.cron != nil {
+		a.cron.Drain()
+	}
+	for _, c := range a.consumers {
+		c.Drain()
+	}
+}
+
+// close waits for background work, drains objects (closing WebSockets with
+// 1012) and closes every store.
+func (a *app) close(ctx context.Context) error {
+	var errs []error
+	if a.cron != nil {
+		if err := a.cron.Stop(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stop cron: %w", err))
+		}
+	}
+	for _, c := range a.consumers {
+		if err := c.Stop(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stop queue consumer: %w", err))
+		}
+	}
+	if a.objects != nil {
+		if err := a.objects.Drain(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("drain objects: %w", err))
+		}
+		if err := a.objects.Close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("close objects: %w", err))
+		}
+	}
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		if err := a.closers[i].Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
