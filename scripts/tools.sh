@@ -16,3 +16,15 @@ if [ -f test/libsqlconformance/node/package-lock.json ]; then
     npm ci --silent --no-audit --no-fund --prefix test/libsqlconformance/node
   fi
 fi
+
+# versitygw: the S3 server the R2-over-S3 tests run against.
+GOBIN_DIR="$(go env GOPATH)/bin"
+if ! command -v versitygw >/dev/null && [ ! -x "$GOBIN_DIR/versitygw" ]; then
+  say "go install versitygw@v1.8.0 (S3 server for the tests; a few minutes the first time)"
+  GOFLAGS= go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+fi
+
+# terraform: the provider's acceptance tests drive the real CLI.
+if ! command -v terraform >/dev/null; then
+  echo "note: terraform is not on PATH (expected at /usr/local/bin/terraform); Terraform tests will fail" >&2
+fi

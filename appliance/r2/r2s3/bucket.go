@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dwk/fleet/appliance/r2"
@@ -23,7 +24,9 @@ type Bucket struct {
 	prefix   string
 	timeout  time.Duration
 	spoolDir string
+	readMax  int64 // Config.VerifiedReadMax
 	now      func() time.Time
+	etags    atomic.Int32 // etagsUnknown, etagsMD5 or etagsOpaque
 
 	randMu sync.Mutex // guards rand
 	rand   io.Reader
@@ -72,6 +75,7 @@ func New(api S3API, cfg Config, opts Options) (*Bucket, error) {
 		prefix:   cfg.KeyPrefix,
 		timeout:  cfg.Timeout,
 		spoolDir: cfg.SpoolDir,
+		readMax:  cfg.VerifiedReadMax,
 		now:      opts.Now,
 		rand:     opts.Rand,
 	}, nil

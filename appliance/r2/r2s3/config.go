@@ -16,6 +16,8 @@ const (
 	DefaultRegion      = "us-east-1"
 	DefaultTimeout     = 30 * time.Second
 	DefaultMaxAttempts = 3
+	// DefaultVerifiedReadMax is the default of Config.VerifiedReadMax.
+	DefaultVerifiedReadMax = 1 << 20
 )
 
 // Config says where a Bucket's objects live and how to reach them. The
@@ -47,6 +49,14 @@ type Config struct {
 	// MaxAttempts is how often an idempotent request is tried before its
 	// error is returned. Default: 3.
 	MaxAttempts int
+	// VerifiedReadMax is the largest body a whole-object Get reads before
+	// it returns, to check it against the MD5 its Put recorded. A body that
+	// does not match was torn by a concurrent overwrite on a store whose
+	// reads are not atomic (versitygw's posix backend reads metadata and
+	// body separately) and is fetched again. Larger bodies, ranged reads
+	// and multipart objects stream unchecked. Negative: check none.
+	// Default: 1 MiB.
+	VerifiedReadMax int64
 	// SpoolDir is where Put and UploadPart keep bodies larger than 8 MiB
 	// while they are sent. Default: os.TempDir().
 	SpoolDir string
@@ -62,6 +72,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxAttempts == 0 {
 		c.MaxAttempts = DefaultMaxAttempts
+	}
+	if c.VerifiedReadMax == 0 {
+		c.VerifiedReadMax = DefaultVerifiedReadMax
 	}
 	return c
 }

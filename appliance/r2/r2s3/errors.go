@@ -26,6 +26,10 @@ var (
 	ErrAccessDenied = errors.New("object store denied access")
 	// ErrNoSuchBucket means the configured S3 bucket does not exist.
 	ErrNoSuchBucket = errors.New("S3 bucket does not exist")
+	// ErrTornRead means every attempt of a Get returned a body that does
+	// not match the MD5 recorded at put time: the object kept being
+	// overwritten while it was read, on a store whose reads are not atomic.
+	ErrTornRead = errors.New("object body changed while it was read")
 )
 
 // UnavailableError is an operation that failed because the store is
@@ -44,7 +48,16 @@ type UnavailableError struct {
 
 // Error says which operation on which key failed and why.
 func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("r2s3 %s %q: %v: %v", e.Op, e.Key, ErrUnavailable, e.Err)
+	return fmt.Sprintf("%s: %v: %v", opName(e.Op, e.Key), ErrUnavailable, e.Err)
+}
+
+// opName names an operation in an error message: r2s3, the operation and
+// the key, when there is one.
+func opName(op, key string) string {
+	if key == "" {
+		return "r2s3 " + op
+	}
+	return fmt.Sprintf("r2s3 %s %q", op, key)
 }
 
 // Unwrap returns the cause.
@@ -59,21 +72,21 @@ func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailab
 // request ran under, whose own deadline means the store was too slow.
 func fail(op, key string, parent, call context.Context, err error) error {
 	if parent.Err() != nil {
-		return fmt.Errorf("r2s3 %s %q: %w", op, key, context.Cause(parent))
+		return fmt.Errorf("%s: %w", opName(op, key), context.Cause(parent))
 	}
 	if call.Err() != nil {
 		return &UnavailableError{Op: op, Key: key, Err: fmt.Errorf("no answer before the deadline: %w", err)}
 	}
 	switch s := classify(op, err); s {
 	case nil:
-		return fmt.Errorf("r2s3 %s %q: %w", op, key, err)
+		return fmt.Errorf("%s: %w", opName(op, key), err)
 	case ErrUnavailable:
 		return &UnavailableError{Op: op, Key: key, Err: err}
 	case worker.ErrNotFound, worker.ErrPreconditionFailed:
 		// Expected outcomes: the SDK's description adds nothing.
-		return fmt.Errorf("r2s3 %s %q: %w", op, key, s)
+		return fmt.Errorf("%s: %w", opName(op, key), s)
 	default:
-		return fmt.Errorf("r2s3 %s %q: %w: %w", op, key, s, err)
+		return fmt.Errorf("%s: %w: %w", opName(op, key), s, err)
 	}
 }
 
@@ -104,8 +117,15 @@ func classify(op string, err error) error {
 			return ErrUnavailable
 		}
 	}
+	// No HTTP response at all: the request could not be sent or the
+	// connection broke. (The SDK wraps these in a ResponseError of status 0.)
+	var send *smithyhttp.RequestSendError
+	var netErr net.Error
+	if errors.As(err, &send) || errors.As(err, &netErr) {
+		return ErrUnavailable
+	}
 	var resp *smithyhttp.ResponseError
-	if errors.As(err, &resp) {
+	if errors.As(err, &resp) && resp.Response != nil {
 		switch code := resp.HTTPStatusCode(); {
 		case code == http.StatusNotFound && (op == "head" || op == "get"):
 			return worker.ErrNotFound
@@ -118,14 +138,6 @@ func classify(op string, err error) error {
 		case code >= 500:
 			return ErrUnavailable
 		}
-		return nil
-	}
-	// No HTTP response at all: the request could not be sent or the
-	// connection broke.
-	var send *smithyhttp.RequestSendError
-	var netErr net.Error
-	if errors.As(err, &send) || errors.As(err, &netErr) {
-		return ErrUnavailable
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ func (b *Bucket) head(ctx context.Context, key, k string) (*worker.R2Object, err
 		return nil, fail("head", key, ctx, cctx, err)
 	}
 	h := headers{
-		ETag: out.ETag, LastModified: out.LastModified, ContentLength: out.ContentLength,
+		ETag: out.ETag, LastModified: out.LastModified,
 		ContentType: out.ContentType, ContentLang: out.ContentLanguage, ContentDisp: out.ContentDisposition,
 		ContentEnc: out.ContentEncoding, CacheControl: out.CacheControl, ExpiresString: out.ExpiresString,
 		VersionID: out.VersionId, Metadata: out.Metadata,
@@ -77,7 +77,7 @@ func (b *Bucket) Get(ctx context.Context, key string, opts *worker.R2GetOptions)
 		opts = &worker.R2GetOptions{}
 	}
 	if opts.OnlyIf == nil {
-		return b.get(ctx, key, k, opts.Range, "")
+		return b.getVerified(ctx, key, k, opts.Range, "")
 	}
 	for attempt := 1; ; attempt++ {
 		cur, err := b.head(ctx, key, k)
@@ -87,7 +87,7 @@ func (b *Bucket) Get(ctx context.Context, key string, opts *worker.R2GetOptions)
 		if err := r2.CheckConditional(opts.OnlyIf, cur); err != nil {
 			return &worker.R2ObjectBody{R2Object: *cur}, fmt.Errorf("r2s3 get %q: %w", key, err)
 		}
-		ob, err := b.get(ctx, key, k, opts.Range, cur.HTTPETag)
+		ob, err := b.getVerified(ctx, key, k, opts.Range, cur.HTTPETag)
 		if errors.Is(err, worker.ErrPreconditionFailed) || errors.Is(err, worker.ErrNotFound) {
 			if attempt < condAttempts {
 				continue // replaced or deleted since the HEAD
@@ -108,9 +108,10 @@ func (b *Bucket) Get(ctx context.Context, key string, opts *worker.R2GetOptions)
 }
 
 // get is one GET of S3 key k, if ifMatch is set only while its ETag is
-// ifMatch. The timeout bounds the wait for the response headers; the body
-// is then read under ctx alone.
-func (b *Bucket) get(ctx context.Context, key, k string, rng *worker.R2Range, ifMatch string) (*worker.R2ObjectBody, error) {
+// ifMatch. It also returns the body MD5 recorded at put time, if any. The
+// timeout bounds the wait for the response headers; the body is then read
+// under ctx alone.
+func (b *Bucket) get(ctx context.Context, key, k string, rng *worker.R2Range, ifMatch string) (*worker.R2ObjectBody, []byte, error) {
 	in := &s3.GetObjectInput{Bucket: &b.bucket, Key: &k}
 	if h := r2.RangeHeader(rng); h != "" {
 		in.Range = aws.String(h)
@@ -128,10 +129,10 @@ func (b *Bucket) get(ctx context.Context, key, k string, rng *worker.R2Range, if
 	if err != nil {
 		err = fail("get", key, ctx, cctx, err)
 		cancel(nil)
-		return nil, err
+		return nil, nil, err
 	}
 	h := headers{
-		ETag: out.ETag, LastModified: out.LastModified, ContentLength: out.ContentLength,
+		ETag: out.ETag, LastModified: out.LastModified,
 		ContentType: out.ContentType, ContentLang: out.ContentLanguage, ContentDisp: out.ContentDisposition,
 		ContentEnc: out.ContentEncoding, CacheControl: out.CacheControl, ExpiresString: out.ExpiresString,
 		VersionID: out.VersionId, Metadata: out.Metadata,
@@ -148,12 +149,12 @@ func (b *Bucket) get(ctx context.Context, key, k string, rng *worker.R2Range, if
 	if err != nil {
 		out.Body.Close()
 		cancel(nil)
-		return nil, fmt.Errorf("r2s3 get %q: %w", key, err)
+		return nil, nil, fmt.Errorf("r2s3 get %q: %w", key, err)
 	}
 	if rng != nil {
 		o.Range = part
 	}
-	return &worker.R2ObjectBody{R2Object: *o, Body: &body{rc: out.Body, ctx: ctx, cancel: cancel, key: key}}, nil
+	return &worker.R2ObjectBody{R2Object: *o, Body: &body{rc: out.Body, ctx: ctx, cancel: cancel, key: key}}, h.bodyMD5(), nil
 }
 
 // contentRange parses a Content-Range header ("bytes 10-99/100") into the

@@ -29,8 +29,12 @@ const (
 	// cannot be stored as plain x-amz-meta-* headers.
 	metaCustom = "dwk-custom"
 	// metaNoType marks an object put without a Content-Type, since stores
-	// report a default type (binary/octet-stream) for those.
+	// report a default type (application/octet-stream) for those.
 	metaNoType = "dwk-no-type"
+	// metaBodyMD5 is the MD5 of a simple put's body, in hex, which Get
+	// checks bodies against (see Config.VerifiedReadMax). Unlike the ETag
+	// it is the MD5 on every store, encrypted or not.
+	metaBodyMD5 = "dwk-body-md5"
 )
 
 // encodeMetadata returns the x-amz-meta-* map for a write.
@@ -90,7 +94,6 @@ func plainMetadata(custom map[string]string) bool {
 type headers struct {
 	ETag          *string
 	LastModified  *time.Time
-	ContentLength *int64
 	ContentType   *string
 	ContentLang   *string
 	ContentDisp   *string
@@ -142,6 +145,15 @@ func (h headers) object(key string, size int64) (*worker.R2Object, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// bodyMD5 is the body MD5 a Put recorded, or nil.
+func (h headers) bodyMD5() []byte {
+	sum, err := hexField(h.Metadata, metaBodyMD5)
+	if err != nil || len(sum) != 16 {
+		return nil
+	}
+	return sum
 }
 
 // uploaded is an S3 Last-Modified time as R2's Uploaded: whole seconds, as
