@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os/signal"
 	"syscall"
 
@@ -41,9 +40,12 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	log := newLogger(c.Log, stderr)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
-	srv := server.New(c, server.Options{Logger: log, OnReady: func(a net.Addr) {
-		// Tests and scripts wait for this line to learn the bound address.
-		fmt.Fprintf(stdout, "dwk serve: ready on http://%s\n", a)
+	srv := server.New(c, server.Options{Logger: log, OnReady: func(r server.Ready) {
+		// Tests and scripts wait for these lines to learn the bound addresses.
+		if r.Admin != nil {
+			fmt.Fprintf(stdout, "dwk serve: admin on http://%s\n", r.Admin)
+		}
+		fmt.Fprintf(stdout, "dwk serve: ready on http://%s\n", r.Public)
 	}})
 	if err := srv.Run(ctx); err != nil {
 		log.Error("dwk serve failed", "err", err)

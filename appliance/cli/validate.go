@@ -51,7 +51,9 @@ func displayPath(p string) string {
 func runValidate(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintln(stderr, "Usage: dwk validate dwk.json\n\nChecks a config file and lists every problem with its JSON path.") }
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: dwk validate dwk.json\n\nChecks a config file and lists every problem with its JSON path.")
+	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}

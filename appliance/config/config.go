@@ -34,6 +34,10 @@ type Fleet struct {
 	// Name of the fleet: 1–63 characters of a-z, 0-9 and '-'. The mode marker
 	// must carry the same name. Default: "local".
 	Name string `json:"name,omitempty"`
+	// Member names this replica in the fleet (membership, logs, metrics,
+	// the X-Dwk-Member response header). Default: listen.advertise in
+	// central mode, "local" in local mode.
+	Member string `json:"member,omitempty"`
 	// Secret derives object ids and the key for internal calls between
 	// replicas. Required in central mode (at least 32 characters); in local
 	// mode a random secret is generated and kept in the data directory.

@@ -176,3 +176,19 @@ func TestCentralNeedsStores(t *testing.T) {
 		t.Errorf("paths = %s, want storage.libsql,storage.s3", got)
 	}
 }
+
+func TestHashIgnoresDefaults(t *testing.T) {
+	bare, err := Decode([]byte(`{"fleet": {"name": "prod"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defaulted, _ := Decode([]byte(`{"fleet": {"name": "prod"}}`))
+	defaulted.ApplyDefaults()
+	if bare.Hash() != defaulted.Hash() {
+		t.Error("hash differs between a config and the same config with defaults applied")
+	}
+	other, _ := Decode([]byte(`{"fleet": {"name": "prod"}, "drain": {"timeout": "5s"}}`))
+	if other.Hash() == bare.Hash() {
+		t.Error("hash does not change with the config")
+	}
+}

@@ -73,6 +73,12 @@ func (c *Config) ApplyDefaults() {
 	if c.Listen.Advertise == "" {
 		c.Listen.Advertise = c.Listen.Internal
 	}
+	if c.Fleet.Member == "" {
+		c.Fleet.Member = c.Listen.Advertise
+		if c.Storage.Mode == ModeLocal {
+			c.Fleet.Member = "local"
+		}
+	}
 	if c.Storage.Mode == ModeLocal && c.Storage.DataDir == "" {
 		c.Storage.DataDir = DefaultDataDir
 	}

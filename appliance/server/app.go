@@ -10,6 +10,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/cron"
+	"github.com/dwk/fleet/appliance/metrics"
 	"github.com/dwk/fleet/appliance/queue"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -48,7 +49,7 @@ type ObjectNamespaces interface {
 // assemble builds every worker's Env from st and wires routes, cron and
 // queue consumers. envs receives each worker's Env by name, so the object
 // runtime can construct a class with the Env of the worker that binds it.
-func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, log *slog.Logger) (*app, error) {
+func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) (*app, error) {
 	a := &app{log: log}
 	var routes []route
 	var entries []cron.Entry
@@ -65,7 +66,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, log *s
 		envs[wc.Name] = env
 		if f, ok := w.(worker.Fetcher); ok {
 			for _, p := range wc.Routes {
-				routes = append(routes, route{prefix: p, name: wc.Name, fetch: f, env: env})
+				routes = append(routes, route{prefix: p, name: wc.Name, handler: instrument(m, wc.Name, fetchHandler(f, env))})
 			}
 		}
 		if len(wc.Crons) > 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/dwk/fleet/appliance/d1/d1local"
 	"github.com/dwk/fleet/appliance/datadir"
 	"github.com/dwk/fleet/appliance/kv/kvlocal"
+	"github.com/dwk/fleet/appliance/metrics"
 	"github.com/dwk/fleet/appliance/queue"
 	"github.com/dwk/fleet/appliance/queue/queuelocal"
 	"github.com/dwk/fleet/appliance/r2/r2local"
@@ -92,12 +93,12 @@ func (s *localStores) KV(name string) (worker.KVNamespace, error) {
 	return kv, nil
 }
 
-func (s *localStores) Broker() queue.Broker       { return s.broker }
+func (s *localStores) Broker() queue.Broker      { return s.broker }
 func (s *localStores) Objects() ObjectNamespaces { return s.objects }
 
 // openLocal locks the data directory and assembles the workers over
 // local-mode stores.
-func openLocal(ctx context.Context, cfg *config.Config, log *slog.Logger) (a *app, err error) {
+func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log *slog.Logger) (a *app, err error) {
 	dir, err := datadir.Open(cfg.Storage.DataDir, cfg.Fleet.Name)
 	if err != nil {
 		return nil, err
@@ -126,7 +127,7 @@ func openLocal(ctx context.Context, cfg *config.Config, log *slog.Logger) (a *ap
 		return nil, err
 	}
 	st.objects = rt
-	a, err = assemble(cfg, st, envs, log)
+	a, err = assemble(cfg, st, envs, m, log)
 	if err == nil {
 		err = rt.start(ctx)
 	}

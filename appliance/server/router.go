@@ -10,10 +10,14 @@ import (
 
 // route sends requests under one path prefix to one worker.
 type route struct {
-	prefix string
-	name   string
-	fetch  worker.Fetcher
-	env    *worker.Env
+	prefix  string
+	name    string
+	handler http.Handler
+}
+
+// fetchHandler adapts a worker's Fetch to http.Handler.
+func fetchHandler(f worker.Fetcher, env *worker.Env) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f.Fetch(w, r, env) })
 }
 
 // router picks the worker whose route is the longest prefix of the path.
@@ -43,5 +47,5 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no worker serves "+r.URL.Path, http.StatusNotFound)
 		return
 	}
-	rr.fetch.Fetch(w, r, rr.env)
+	rr.handler.ServeHTTP(w, r)
 }

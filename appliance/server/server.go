@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/metrics"
 )
 
 // State is a replica's lifecycle state.
@@ -31,22 +32,36 @@ const (
 
 // Server is one dwk replica's application server.
 type Server struct {
-	cfg   *config.Config
-	log   *slog.Logger
-	state atomic.Value // State
+	cfg        *config.Config
+	log        *slog.Logger
+	metrics    *metrics.Metrics
+	member     string
+	configHash string
+	state      atomic.Value // State
+	drainReq   chan struct{}
+	drainOnce  sync.Once
 
-	mu   sync.Mutex
-	addr net.Addr
-	// onReady, when set, is called with the public address once serving.
-	onReady func(net.Addr)
+	mu        sync.Mutex
+	addr      net.Addr
+	adminAddr net.Addr
+	started   time.Time
+	// onReady, when set, is called once the replica is ready.
+	onReady func(Ready)
+}
+
+// Ready tells who started the server where it listens.
+type Ready struct {
+	Public net.Addr
+	// Admin is nil when no admin listener is configured.
+	Admin net.Addr
 }
 
 // Options are the optional parts of New.
 type Options struct {
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
-	// OnReady is called with the bound public address once the replica is ready.
-	OnReady func(net.Addr)
+	// OnReady is called with the bound addresses once the replica is ready.
+	OnReady func(Ready)
 }
 
 // New returns a server for cfg, which must be defaulted and validated. It
@@ -55,10 +70,19 @@ func New(cfg *config.Config, o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	s := &Server{cfg: cfg, log: o.Logger, onReady: o.OnReady}
+	s := &Server{
+		cfg: cfg, log: o.Logger, onReady: o.OnReady, member: cfg.Fleet.Member,
+		configHash: cfg.Hash(), metrics: metrics.New(cfg.Fleet.Member), drainReq: make(chan struct{}),
+	}
 	s.state.Store(StateStarting)
 	return s
 }
+
+// Metrics is the replica's metrics.
+func (s *Server) Metrics() *metrics.Metrics { return s.metrics }
+
+// RequestDrain starts the graceful exit, as SIGTERM does. It returns at once.
+func (s *Server) RequestDrain() { s.drainOnce.Do(func() { close(s.drainReq) }) }
 
 // State is the replica's current lifecycle state.
 func (s *Server) State() State { return s.state.Load().(State) }
@@ -76,9 +100,12 @@ func (s *Server) Addr() net.Addr {
 func (s *Server) Run(ctx context.Context) error {
 	var app *app
 	var err error
+	s.mu.Lock()
+	s.started = time.Now().UTC()
+	s.mu.Unlock()
 	switch s.cfg.Storage.Mode {
 	case config.ModeLocal:
-		app, err = openLocal(ctx, s.cfg, s.log)
+		app, err = openLocal(ctx, s.cfg, s.metrics, s.log)
 	default:
 		return fmt.Errorf("storage mode %q is not supported by this build", s.cfg.Storage.Mode)
 	}
@@ -94,32 +121,70 @@ func (s *Server) Run(ctx context.Context) error {
 	s.addr = ln.Addr()
 	s.mu.Unlock()
 
-	hs := &http.Server{
-		Handler:           s.health(app.handler),
-		ReadHeaderTimeout: 10 * time.Second,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	hs := s.httpServer(s.health(app.handler))
+	var admin *http.Server
+	var adminLn net.Listener
+	if s.cfg.Listen.Admin != "" {
+		adminLn, err = net.Listen("tcp", s.cfg.Listen.Admin)
+		if err != nil {
+			ln.Close()
+			app.close(context.Background())
+			return fmt.Errorf("listen on %s (listen.admin): %w", s.cfg.Listen.Admin, err)
+		}
+		token, _ := s.cfg.Admin.Token.Resolve() // validated
+		admin = s.httpServer(s.adminHandler(token))
+		s.mu.Lock()
+		s.adminAddr = adminLn.Addr()
+		s.mu.Unlock()
 	}
-	serveErr := make(chan error, 1)
 	if err := app.start(); err != nil {
 		ln.Close()
+		if adminLn != nil {
+			adminLn.Close()
+		}
 		app.close(context.Background())
 		return err
 	}
+	serveErr := make(chan error, 2)
 	go func() { serveErr <- hs.Serve(ln) }()
+	if admin != nil {
+		go func() { serveErr <- admin.Serve(adminLn) }()
+	}
 	s.state.Store(StateReady)
-	s.log.Info("serving", "addr", "http://"+ln.Addr().String(), "mode", s.cfg.Storage.Mode, "fleet", s.cfg.Fleet.Name, "workers", len(s.cfg.Workers))
+	ready := Ready{Public: ln.Addr()}
+	if adminLn != nil {
+		ready.Admin = adminLn.Addr()
+	}
+	s.log.Info("serving", "addr", "http://"+ln.Addr().String(), "mode", s.cfg.Storage.Mode, "fleet", s.cfg.Fleet.Name, "member", s.member, "workers", len(s.cfg.Workers))
 	if s.onReady != nil {
-		s.onReady(ln.Addr())
+		s.onReady(ready)
 	}
 
 	select {
 	case <-ctx.Done():
+	case <-s.drainReq:
 	case err := <-serveErr:
 		s.state.Store(StateGone)
+		hs.Close()
+		if admin != nil {
+			admin.Close()
+		}
 		app.close(context.Background())
 		return fmt.Errorf("serve: %w", err)
 	}
-	return s.drain(hs, app)
+	err = s.drain(hs, app)
+	if admin != nil {
+		admin.Close()
+	}
+	return err
+}
+
+func (s *Server) httpServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
 }
 
 // drain is the graceful exit: mark draining (readyz 503), stop admitting
@@ -127,6 +192,7 @@ func (s *Server) Run(ctx context.Context) error {
 // stores. It is bounded by drain.timeout.
 func (s *Server) drain(hs *http.Server, app *app) error {
 	s.state.Store(StateDraining)
+	s.metrics.Draining.Set(1)
 	timeout := s.cfg.Drain.Timeout.D()
 	s.log.Info("draining", "timeout", timeout)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"bufio"
+	"errors"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/dwk/fleet/appliance/metrics"
+)
+
+// instrument counts and times each request by worker. The writer it passes
+// on still hijacks (WebSockets) and flushes.
+func instrument(m *metrics.Metrics, worker string, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		code := sw.code
+		if sw.hijacked {
+			code = http.StatusSwitchingProtocols
+		} else if code == 0 {
+			code = http.StatusOK
+		}
+		m.Requests.WithLabelValues(worker, strconv.Itoa(code/100)+"xx").Inc()
+		if !sw.hijacked {
+			m.RequestDuration.WithLabelValues(worker).Observe(time.Since(start).Seconds())
+		}
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	code     int
+	hijacked bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.code == 0 {
+		w.code = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack lets WebSocket upgrades through.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("response writer cannot hijack")
+	}
+	c, rw, err := h.Hijack()
+	if err == nil {
+		w.hijacked = true
+	}
+	return c, rw, err
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
