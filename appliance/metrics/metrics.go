@@ -48,7 +48,7 @@ func New(member string) *Metrics {
 		f.labels["member"] = member
 	}
 	return &Metrics{
-		reg: reg,
+		reg:      reg,
 		Requests: f.counterVec("dwk_http_requests_total", "HTTP requests served by workers.", "worker", "code"),
 		RequestDuration: f.histogramVec("dwk_http_request_duration_seconds", "Latency of HTTP requests served by workers.",
 			prometheus.DefBuckets, "worker"),
