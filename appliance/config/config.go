@@ -75,7 +75,9 @@ type Storage struct {
 	// Mode is "local" (one process, one data directory) or "central" (every
 	// replica shares libSQL and S3). Default: "local".
 	Mode string `json:"mode,omitempty"`
-	// DataDir holds local-mode data. Default: "./dwk-data".
+	// DataDir holds local-mode data. Default: "./dwk-data". In central mode
+	// it is optional and holds no authoritative data, only a lock and a
+	// central-mode marker; a directory with local-mode data is refused.
 	DataDir string `json:"data_dir,omitempty"`
 	// LibSQL is the libSQL server (central mode).
 	LibSQL *LibSQL `json:"libsql,omitempty"`

@@ -120,9 +120,6 @@ func (c *Config) validateStorage(ps *Problems) {
 			ps.add("storage.s3", `is only used in central mode; set storage.mode to "central" or remove it`)
 		}
 	case ModeCentral:
-		if s.DataDir != "" {
-			ps.add("storage.data_dir", "is only used in local mode; central mode keeps no local data")
-		}
 		if s.LibSQL == nil {
 			ps.add("storage.libsql", "is required in central mode")
 		} else {

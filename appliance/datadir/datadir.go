@@ -50,10 +50,12 @@ type Dir struct {
 }
 
 // Open creates dir if needed, takes its lock, and checks or writes the
-// local-mode marker for fleet. It fails with ErrLocked when another process
+// marker for mode ("local" or "central") and fleet. Central replicas keep
+// no authoritative data here, but they lock and mark the directory too, so a
+// local data directory is never handed to a central replica by mistake. It fails with ErrLocked when another process
 // holds the lock, and ErrWrongMode or ErrSchemaNewer when the marker does
 // not fit.
-func Open(dir, fleet string) (*Dir, error) {
+func Open(dir, mode, fleet string) (*Dir, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("data directory %s: %w", dir, err)
@@ -75,7 +77,7 @@ func Open(dir, fleet string) (*Dir, error) {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	d := &Dir{Path: abs, lock: f}
-	if err := d.checkMarker(fleet); err != nil {
+	if err := d.checkMarker(mode, fleet); err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -92,11 +94,11 @@ func readPID(f *os.File) string {
 	return " (pid " + pid + ")"
 }
 
-func (d *Dir) checkMarker(fleet string) error {
+func (d *Dir) checkMarker(mode, fleet string) error {
 	p := filepath.Join(d.Path, MarkerFile)
 	b, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
-		d.Marker = Marker{Mode: "local", Fleet: fleet, Schema: buildinfo.SchemaVersion, Created: time.Now().UTC()}
+		d.Marker = Marker{Mode: mode, Fleet: fleet, Schema: buildinfo.SchemaVersion, Created: time.Now().UTC()}
 		out, _ := json.MarshalIndent(d.Marker, "", "  ")
 		return writeFileAtomic(p, append(out, '\n'), 0o640)
 	}
@@ -108,8 +110,8 @@ func (d *Dir) checkMarker(fleet string) error {
 	}
 	m := d.Marker
 	switch {
-	case m.Mode != "local":
-		return fmt.Errorf("%w: %s says mode %q; local and central data are never mixed: use another storage.data_dir", ErrWrongMode, p, m.Mode)
+	case m.Mode != mode:
+		return fmt.Errorf("%w: %s says this directory holds %s-mode data, and this replica runs %s mode; local and central data are never mixed: give it an empty storage.data_dir", ErrWrongMode, p, m.Mode, mode)
 	case m.Fleet != fleet:
 		return fmt.Errorf("%w: %s belongs to fleet %q, not %q; set fleet.name to %q or use another storage.data_dir", ErrWrongMode, p, m.Fleet, fleet, m.Fleet)
 	case m.Schema > buildinfo.SchemaVersion:

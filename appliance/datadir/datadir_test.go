@@ -10,11 +10,11 @@ import (
 
 func TestSecondOpenRefused(t *testing.T) {
 	dir := t.TempDir()
-	d, err := Open(dir, "local")
+	d, err := Open(dir, "local", "local")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Open(dir, "local")
+	_, err = Open(dir, "local", "local")
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("second Open: err = %v, want ErrLocked", err)
 	}
@@ -22,7 +22,7 @@ func TestSecondOpenRefused(t *testing.T) {
 		t.Errorf("message does not say why: %v", err)
 	}
 	d.Close()
-	d2, err := Open(dir, "local")
+	d2, err := Open(dir, "local", "local")
 	if err != nil {
 		t.Fatalf("Open after Close: %v", err)
 	}
@@ -44,7 +44,7 @@ func TestMarkerChecks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			os.WriteFile(filepath.Join(dir, MarkerFile), []byte(tt.marker), 0o600)
-			d, err := Open(dir, "local")
+			d, err := Open(dir, "local", "local")
 			if !errors.Is(err, tt.want) {
 				t.Fatalf("err = %v, want %v", err, tt.want)
 			}
@@ -56,7 +56,7 @@ func TestMarkerChecks(t *testing.T) {
 }
 
 func TestSecretIsStable(t *testing.T) {
-	d, err := Open(t.TempDir(), "local")
+	d, err := Open(t.TempDir(), "local", "local")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,5 +68,18 @@ func TestSecretIsStable(t *testing.T) {
 	b, _ := d.Secret()
 	if a != b || len(a) != 64 {
 		t.Errorf("secrets %q, %q: want one stable 64-hex secret", a, b)
+	}
+}
+
+func TestCentralRefusesLocalDir(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Open(dir, "local", "prod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	_, err = Open(dir, "central", "prod")
+	if !errors.Is(err, ErrWrongMode) || !strings.Contains(err.Error(), "holds local-mode data") {
+		t.Fatalf("central Open of a local dir: %v", err)
 	}
 }

@@ -99,7 +99,7 @@ func (s *localStores) Objects() ObjectNamespaces { return s.objects }
 // openLocal locks the data directory and assembles the workers over
 // local-mode stores.
 func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log *slog.Logger) (a *app, err error) {
-	dir, err := datadir.Open(cfg.Storage.DataDir, cfg.Fleet.Name)
+	dir, err := datadir.Open(cfg.Storage.DataDir, config.ModeLocal, cfg.Fleet.Name)
 	if err != nil {
 		return nil, err
 	}
