@@ -35,6 +35,7 @@ type options struct {
 	dwk         string
 	duration    time.Duration
 	concurrency int
+	benchtime   string
 }
 
 type bench struct {
@@ -44,6 +45,7 @@ type bench struct {
 
 var benches = []bench{
 	{"http", benchHTTP},
+	{"storage", benchStorage},
 }
 
 func main() {
@@ -53,6 +55,7 @@ func main() {
 	flag.StringVar(&o.dwk, "dwk", "bin/dwk", "dwk binary to benchmark")
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "load duration per side")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "concurrent clients")
+	flag.StringVar(&o.benchtime, "benchtime", "1s", "go test -benchtime for Go benchmarks")
 	flag.Parse()
 
 	ctx := context.Background()
