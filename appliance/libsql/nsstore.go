@@ -1,0 +1,313 @@
+package libsql
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dwk/fleet/appliance/libsql/sqlite"
+)
+
+// Namespace errors the admin API maps to HTTP statuses.
+var (
+	errNamespaceExists    = errors.New("namespace already exists")
+	errNamespaceNotFound  = errors.New("namespace does not exist")
+	errNamespacesDisabled = errors.New("namespaces are disabled (start dwk libsql with --enable-namespaces)")
+	errDeleteDefault      = errors.New("the default namespace cannot be deleted")
+	errCheckpointBusy     = errors.New("checkpoint could not complete: open transactions still use the WAL")
+)
+
+// nsStore owns the namespaces under <db-path>/dbs. Each namespace is the
+// directory dbs/<name> holding the SQLite file "data" (and its -wal and
+// -shm files) and config.json. Directories whose name starts with "." are
+// work in progress: a creation (".<name>.new-*") or a deletion
+// (".<name>.del-*") that a crash interrupted; they are removed on load.
+type nsStore struct {
+	root        string
+	synchronous string
+	busyTimeout time.Duration
+	maxIdle     int
+	// maxLength caps strings and blobs, so that no statement can build a
+	// value larger than a request or response may carry.
+	maxLength int
+
+	mu sync.Mutex
+	m  map[string]*namespace
+}
+
+// maxIdleConns is how many idle connections a namespace keeps.
+const maxIdleConns = 8
+
+func newNSStore(dbPath string, cfg Config) *nsStore {
+	return &nsStore{
+		root:        filepath.Join(dbPath, "dbs"),
+		synchronous: cfg.Synchronous,
+		busyTimeout: cfg.BusyTimeout,
+		maxIdle:     maxIdleConns,
+		maxLength:   int(min(max(cfg.MaxBodySize, cfg.MaxResponseSize), 1<<30)),
+		m:           map[string]*namespace{},
+	}
+}
+
+// load opens every namespace found on disk and creates the default one.
+func (s *nsStore) load() error {
+	if err := os.MkdirAll(s.root, 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", s.root, err)
+	}
+	entries, err := os.ReadDir(s.root)
+	if err != nil {
+		return fmt.Errorf("list namespaces: %w", err)
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			if err := os.RemoveAll(filepath.Join(s.root, name)); err != nil {
+				return fmt.Errorf("remove unfinished namespace directory %s: %w", name, err)
+			}
+			continue
+		}
+		if ValidateNamespace(name) != nil {
+			continue // not ours; leave it alone
+		}
+		ns, err := s.openNamespace(name, filepath.Join(s.root, name))
+		if err != nil {
+			return err
+		}
+		s.m[name] = ns
+	}
+	if _, ok := s.m[DefaultNamespace]; !ok {
+		if err := s.create(DefaultNamespace, nsConfig{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// openNamespace opens the namespace in dir, switching its database to WAL.
+func (s *nsStore) openNamespace(name, dir string) (*namespace, error) {
+	cfg, err := readConfig(dir)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: %w", name, err)
+	}
+	keys, err := cfg.parseKeys()
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: %w", name, err)
+	}
+	ns := &namespace{
+		name:      name,
+		dir:       dir,
+		writeGate: make(chan struct{}, 1),
+		cfg:       cfg,
+		keys:      keys,
+		streams:   map[*stream]struct{}{},
+	}
+	path := ns.path()
+	ns.pool = &connPool{maxIdle: s.maxIdle, open: func() (*sqlite.Conn, error) { return s.openConn(path) }}
+	c, err := ns.pool.get()
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: %w", name, err)
+	}
+	mode, err := queryText(c, "PRAGMA journal_mode=WAL")
+	if err == nil && mode != "wal" {
+		err = fmt.Errorf("journal mode is %q, want wal", mode)
+	}
+	ns.pool.put(c, err == nil)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: enable WAL: %w", name, err)
+	}
+	return ns, nil
+}
+
+// openConn opens one configured connection.
+func (s *nsStore) openConn(path string) (*sqlite.Conn, error) {
+	c, err := sqlite.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.SetBusyTimeout(s.busyTimeout); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("set busy timeout: %w", err)
+	}
+	if s.maxLength > 0 {
+		c.SetLimit(sqlite.LimitLength, s.maxLength)
+	}
+	if err := c.Exec("PRAGMA synchronous=" + s.synchronous); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("set synchronous: %w", err)
+	}
+	return c, nil
+}
+
+// queryText returns the first column of the first row of sql as text.
+func queryText(c *sqlite.Conn, sql string) (string, error) {
+	st, _, err := c.Prepare(sql)
+	if err != nil {
+		return "", err
+	}
+	if st == nil {
+		return "", nil
+	}
+	defer st.Finalize()
+	row, err := st.Step()
+	if err != nil || !row {
+		return "", err
+	}
+	return st.ColumnText(0), nil
+}
+
+// get returns the namespace called name.
+func (s *nsStore) get(name string) (*namespace, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ns, ok := s.m[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s", errNamespaceNotFound, name)
+	}
+	return ns, nil
+}
+
+// list returns the namespace names in order.
+func (s *nsStore) list() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.m))
+	for name := range s.m {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// create makes a new namespace. It builds the directory under a temporary
+// name and renames it into place, so a crash never leaves half a namespace.
+func (s *nsStore) create(name string, cfg nsConfig) error {
+	if err := ValidateNamespace(name); err != nil {
+		return err
+	}
+	if _, err := cfg.parseKeys(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[name]; ok {
+		return fmt.Errorf("%w: %s", errNamespaceExists, name)
+	}
+	final := filepath.Join(s.root, name)
+	if _, err := os.Stat(final); err == nil {
+		return fmt.Errorf("%w: %s (directory %s exists)", errNamespaceExists, name, final)
+	}
+	tmp := filepath.Join(s.root, "."+name+".new-"+randomSuffix())
+	if err := os.Mkdir(tmp, 0o700); err != nil {
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
+	if err := initNamespaceDir(tmp, cfg, s); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
+	if err := syncDir(s.root); err != nil {
+		return fmt.Errorf("create namespace %s: %w", name, err)
+	}
+	ns, err := s.openNamespace(name, final)
+	if err != nil {
+		return err
+	}
+	s.m[name] = ns
+	return nil
+}
+
+// initNamespaceDir creates an empty WAL database and the config in dir.
+func initNamespaceDir(dir string, cfg nsConfig, s *nsStore) error {
+	c, err := s.openConn(filepath.Join(dir, dataFile))
+	if err != nil {
+		return err
+	}
+	mode, err := queryText(c, "PRAGMA journal_mode=WAL")
+	if cerr := c.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("enable WAL: %w", err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("enable WAL: journal mode is %q", mode)
+	}
+	return writeConfig(dir, cfg)
+}
+
+// remove deletes a namespace: new streams are refused at once, open
+// streams are interrupted and closed (bounded by ctx), then the directory
+// is renamed away and removed.
+func (s *nsStore) remove(ctx context.Context, name string) error {
+	if name == DefaultNamespace {
+		return errDeleteDefault
+	}
+	s.mu.Lock()
+	ns, ok := s.m[name]
+	if ok {
+		delete(s.m, name)
+	}
+	s.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("%w: %s", errNamespaceNotFound, name)
+	}
+	if err := ns.shutdown(ctx, false); err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	trash := filepath.Join(s.root, "."+name+".del-"+randomSuffix())
+	if err := os.Rename(ns.dir, trash); err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	if err := os.RemoveAll(trash); err != nil {
+		return fmt.Errorf("delete namespace %s: %w", name, err)
+	}
+	return nil
+}
+
+// closeAll shuts every namespace down, checkpointing its WAL.
+func (s *nsStore) closeAll(ctx context.Context) error {
+	s.mu.Lock()
+	all := make([]*namespace, 0, len(s.m))
+	for _, ns := range s.m {
+		all = append(all, ns)
+	}
+	s.mu.Unlock()
+	var errs []error
+	for _, ns := range all {
+		errs = append(errs, ns.shutdown(ctx, true))
+	}
+	return errors.Join(errs...)
+}
+
+func randomSuffix() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", dir, err)
+	}
+	return nil
+}
