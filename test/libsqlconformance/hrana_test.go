@@ -176,7 +176,7 @@ func TestStoredSQLDescribeSequence(t *testing.T) {
 		{"type": "execute", "stmt": {"sql_id": 7, "named_args": [{"name": "min", "value": {"type": "integer", "value": "1"}}]}},
 		{"type": "describe", "sql_id": 7},
 		{"type": "close_sql", "sql_id": 7},
-		{"type": "sequence", "sql": "INSERT INTO seq_t VALUES (3, 'z'); SELEC; INSERT INTO seq_t VALUES (4, 'w')"},
+		{"type": "sequence", "sql": "INSERT INTO seq_t VALUES (3, 'z'); INSERT INTO no_such_table VALUES (1); INSERT INTO seq_t VALUES (4, 'w')"},
 		{"type": "execute", "stmt": {"sql": "SELECT count(*) FROM seq_t", "want_rows": true}},
 		{"type": "execute", "stmt": {"sql": "SELECT 1; SELECT 2"}},
 		{"type": "execute", "stmt": {"sql": "  -- nothing\n"}}

@@ -109,6 +109,10 @@ func startDWK(t *testing.T, extraArgs ...string) *target {
 		"--db-path", filepath.Join(t.TempDir(), "data.sqld"),
 	}, extraArgs...)
 	cmd := exec.Command(dwkBinary, args...)
+	if _, set := os.LookupEnv("GORACE"); !set {
+		// A -race binary otherwise sleeps a second at exit.
+		cmd.Env = append(os.Environ(), "GORACE=atexit_sleep_ms=10")
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

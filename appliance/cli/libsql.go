@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -15,20 +15,16 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/dwk/fleet/appliance/buildinfo"
-	"github.com/dwk/fleet/appliance/cli"
 	"github.com/dwk/fleet/appliance/libsql"
 )
 
 func init() {
-	cli.Register(cli.Command{
+	Register(Command{
 		Name:  "libsql",
 		Short: "run the bundled single-node libSQL server (sqld-compatible)",
 		Run:   func(args []string, stdout, stderr io.Writer) int { return libsqlMain(args, stdout, stderr) },
 	})
 }
-
-// runLibsql implements `dwk libsql`: a single-node libSQL server.
-func runLibsql(args []string) int { return libsqlMain(args, os.Stdout, os.Stderr) }
 
 // libsqlShutdownTimeout bounds the graceful shutdown after a signal.
 const libsqlShutdownTimeout = 30 * time.Second
