@@ -1,0 +1,183 @@
+package d1libsql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dwk/fleet/appliance/d1"
+	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// Statements the backend adds around a batch.
+const (
+	// pragmaForeignKeys turns foreign keys on for the stream's connection,
+	// as D1 has them; SQLite, sqld and dwk libsql default to off. It must
+	// run outside a transaction, so it comes first.
+	pragmaForeignKeys = "PRAGMA foreign_keys = ON"
+	beginWrite        = "BEGIN IMMEDIATE"
+	beginRead         = "BEGIN"
+	commit            = "COMMIT"
+	rollback          = "ROLLBACK"
+)
+
+// batchPlan is a D1 batch as one Hrana batch: optionally the foreign-key
+// pragma and BEGIN, then each statement conditioned on the success of the
+// step before it, then COMMIT if the last statement succeeded and ROLLBACK
+// if COMMIT did not run or failed. A lone statement runs in SQLite's
+// implicit transaction, without BEGIN and COMMIT.
+type batchPlan struct {
+	stmts    []worker.D1Query
+	steps    []hrana.BatchStep
+	readOnly bool
+	pragma   int // step of the pragma, -1 if none
+	begin    int // step of BEGIN, -1 if none
+	first    int // step of stmts[0]
+	commit   int // step of COMMIT, -1 if none
+}
+
+// planBatch checks stmts and builds their plan. A statement that fails the
+// checks fails the batch before anything is sent, with its index.
+func planBatch(stmts []worker.D1Query) (*batchPlan, error) {
+	p := &batchPlan{stmts: stmts, readOnly: true, pragma: -1, begin: -1, commit: -1}
+	hs := make([]hrana.Stmt, len(stmts))
+	for i, q := range stmts {
+		st, err := statement(q)
+		if err != nil {
+			return nil, &worker.D1Error{Index: i, SQL: q.SQL, Err: err}
+		}
+		hs[i] = st
+		p.readOnly = p.readOnly && d1.ReadOnly(q.SQL)
+	}
+	p.steps = make([]hrana.BatchStep, 0, len(stmts)+4)
+	if !p.readOnly {
+		p.pragma = p.add(pragmaForeignKeys)
+	}
+	if len(stmts) > 1 {
+		begin := beginWrite
+		if p.readOnly {
+			begin = beginRead
+		}
+		p.begin = p.add(begin)
+	}
+	p.first = len(p.steps)
+	for _, st := range hs {
+		p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: st})
+	}
+	if p.begin >= 0 {
+		p.commit = p.add(commit)
+		c := p.commit
+		p.steps = append(p.steps, hrana.BatchStep{
+			Condition: hrana.CondNot(hrana.CondOK(uint32(c))),
+			Stmt:      noRows(rollback),
+		})
+	}
+	return p, nil
+}
+
+// add appends a step for one of the backend's own statements, run if the
+// step before it succeeded, and returns its index.
+func (p *batchPlan) add(sql string) int {
+	p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: noRows(sql)})
+	return len(p.steps) - 1
+}
+
+// afterPrevious is the condition "the step before succeeded" (none for
+// the first step).
+func (p *batchPlan) afterPrevious() *hrana.BatchCond {
+	if len(p.steps) == 0 {
+		return nil
+	}
+	return hrana.CondOK(uint32(len(p.steps) - 1))
+}
+
+// noRows returns a statement for sql that wants no rows.
+func noRows(sql string) hrana.Stmt {
+	st := hrana.NewStmt(sql)
+	f := false
+	st.WantRows = &f
+	return st
+}
+
+// results maps the server's answer to one result per statement, or to the
+// error of the statement that failed. elapsed is the round trip's time.
+func (p *batchPlan) results(b *hrana.BatchResult, elapsed time.Duration) ([]worker.D1Result, error) {
+	last := len(p.stmts) - 1
+	if _, e := stepOutcome(b, p.pragma); e != nil {
+		return nil, &worker.D1Error{Index: 0, SQL: p.stmts[0].SQL, Err: fmt.Errorf("d1 batch: enable foreign keys: %w", e)}
+	}
+	if _, e := stepOutcome(b, p.begin); e != nil {
+		return nil, &worker.D1Error{Index: 0, SQL: p.stmts[0].SQL, Err: fmt.Errorf("d1 batch: begin: %w", e)}
+	}
+	share := elapsed / time.Duration(len(p.stmts))
+	out := make([]worker.D1Result, len(p.stmts))
+	for i, q := range p.stmts {
+		r, e := stepOutcome(b, p.first+i)
+		if e != nil {
+			return nil, &worker.D1Error{Index: i, SQL: q.SQL, Err: e}
+		}
+		if r == nil {
+			return nil, &worker.D1Error{Index: i, SQL: q.SQL, Err: fmt.Errorf("d1 batch: statement skipped: %w", errIncomplete)}
+		}
+		out[i] = d1Result(q.SQL, r, share)
+	}
+	if p.commit >= 0 {
+		if r, e := stepOutcome(b, p.commit); r == nil {
+			var cause error = errIncomplete
+			if e != nil {
+				cause = e
+			}
+			return nil, &worker.D1Error{Index: last, SQL: p.stmts[last].SQL, Err: fmt.Errorf("d1 batch: commit: %w", cause)}
+		}
+	}
+	return out, nil
+}
+
+// Batch runs stmts in order as one transaction in one round trip to the
+// server (one HTTP request: a Hrana batch with BEGIN, the statements and
+// COMMIT or ROLLBACK, then closing the stream) and returns one result per
+// statement. On any failure nothing takes effect and the error is a
+// *worker.D1Error naming the failing statement.
+//
+// When no answer arrives (the context ended, the server is unreachable
+// or slow), which statement was running is unknown: the error then names
+// the last statement, where the batch would have committed, and wraps a
+// *StoreError. A batch of reads, or one that certainly did not reach the
+// server, is retried; a batch that may write and may have reached the
+// server is not, and its error matches ErrOutcomeUnknown.
+func (db *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Result, error) {
+	if len(stmts) == 0 {
+		return []worker.D1Result{}, nil
+	}
+	if err := db.enter(); err != nil {
+		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
+	}
+	defer db.calls.Done()
+	p, err := planBatch(stmts)
+	if err != nil {
+		return nil, err
+	}
+	last := len(stmts) - 1
+	if err := ctx.Err(); err != nil {
+		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
+	}
+	start := time.Now()
+	var res hrana.BatchResult
+	err = db.send(ctx, "batch", p.readOnly, func(ctx context.Context) (err error) {
+		res, err = db.client.Batch(ctx, p.steps)
+		return err
+	})
+	var refused *hranaclient.Error
+	switch {
+	case errors.As(err, &refused) && !errors.Is(err, ErrOutcomeUnknown):
+		// The server refused the batch as a whole (authentication,
+		// namespace, rows too large) before it ran or rolled it back.
+		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
+	case err != nil:
+		return nil, &worker.D1Error{Index: last, SQL: stmts[last].SQL, Err: err}
+	}
+	return p.results(&res, time.Since(start))
+}
