@@ -140,7 +140,10 @@ func (st *stream) run(env *execEnv, ps *sqlite.Stmt, sql string, args *hrana.Stm
 	if kind.forbidden != "" {
 		return stmtSummary{}, hrana.Errorf(hrana.CodeForbidden, "Authorization forbidden: %s", kind.forbidden)
 	}
-	if kind.pragma || kind.attach {
+	switch {
+	case kind.foreignKeys:
+		st.resetFK = true
+	case kind.pragma || kind.attach:
 		st.dirty = true
 	}
 	readonly := ps.Readonly()

@@ -14,6 +14,10 @@ type stmtKind struct {
 	// connection is not reused by another stream.
 	pragma bool
 	attach bool
+	// foreignKeys: PRAGMA foreign_keys; the only session setting the server
+	// resets on release instead of dropping the connection, because D1
+	// clients send it with every write.
+	foreignKeys bool
 	// forbidden, when not empty, says why the statement is refused:
 	// statements that reach outside the namespace's files.
 	forbidden string
@@ -43,6 +47,7 @@ func classify(sql string) stmtKind {
 			lx.pos++
 			name = lx.keyword()
 		}
+		k.foreignKeys = name == "FOREIGN_KEYS"
 		if name == "JOURNAL_MODE" || name == "LOCKING_MODE" {
 			if c := lx.peekByte(); c == '=' || c == '(' {
 				k.forbidden = "changing PRAGMA " + strings.ToLower(name) + " is not allowed: the server keeps every database in WAL mode"

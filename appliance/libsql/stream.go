@@ -30,6 +30,9 @@ type stream struct {
 	// dirty marks a connection whose session state a statement may have
 	// changed (PRAGMA); it is closed instead of being reused.
 	dirty bool
+	// resetFK marks a connection that ran PRAGMA foreign_keys; release
+	// turns foreign keys back off (SQLite's default) before reuse.
+	resetFK bool
 }
 
 // errStreamClosed reports a request on a stream the server has closed.
@@ -107,6 +110,11 @@ func (st *stream) closeLocked() {
 	reusable := !st.dirty
 	if !c.Autocommit() {
 		if err := c.Exec("ROLLBACK"); err != nil {
+			reusable = false
+		}
+	}
+	if reusable && st.resetFK {
+		if err := c.Exec("PRAGMA foreign_keys = OFF"); err != nil {
 			reusable = false
 		}
 	}
