@@ -70,7 +70,7 @@ func runGoBench(ctx context.Context, pkg string, names []string, benchtime strin
 		res[m[1]] = r
 	}
 	for _, n := range names {
-		if _, ok := res[n]; !ok {
+		if !reported(res, n) {
 			return nil, fmt.Errorf("%s: benchmark %s did not report; output:\n%s", pkg, n, out.String())
 		}
 	}
@@ -106,4 +106,14 @@ func runPairs(ctx context.Context, title, command, notes string, pairs []pair, b
 
 func fmtNs(ns float64) string {
 	return time.Duration(ns).Round(time.Microsecond / 10).String()
+}
+
+// reported tells whether benchmark n, or any of its sub-benchmarks, reported.
+func reported(res map[string]benchResult, n string) bool {
+	for k := range res {
+		if k == n || strings.HasPrefix(k, n+"/") {
+			return true
+		}
+	}
+	return false
 }

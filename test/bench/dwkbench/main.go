@@ -46,6 +46,8 @@ type bench struct {
 var benches = []bench{
 	{"http", benchHTTP},
 	{"storage", benchStorage},
+	{"libsql", benchLibsql},
+	{"coord", benchCoord},
 }
 
 func main() {
