@@ -20,7 +20,8 @@ tools:
 ## test: everything CI runs (vet, unit, conformance and multi-process tests under -race)
 test: tools build lint
 	$(GO) build -race -o $(BIN)/dwk-race ./cmd/dwk
-	DWK_BIN=$(BIN)/dwk-race $(GO) test -race -timeout 20m ./...
+	TF_ACC=1 DWK_BIN=$(BIN)/dwk-race $(GO) test -race -timeout 25m ./...
+	@./scripts/check-generated.sh
 
 ## lint: go vet and gofmt
 lint:
@@ -39,9 +40,9 @@ demo-down:
 bench: tools build
 	@./scripts/bench.sh
 
-## generate: regenerate derived files (nothing to generate yet)
-generate:
-	@echo "generate: nothing to generate yet (provider docs arrive with the Terraform provider)"
+## generate: regenerate the provider docs in docs/ from the schema and examples/
+generate: tools
+	@./scripts/generate.sh
 
 ## soak: the long chaos run (not built yet)
 soak:

@@ -28,3 +28,19 @@ fi
 if ! command -v terraform >/dev/null; then
   echo "note: terraform is not on PATH (expected at /usr/local/bin/terraform); Terraform tests will fail" >&2
 fi
+
+# sshd: the provider's dwk_fleet tests deploy over SSH to local sshd instances (test/sshd).
+if [ ! -x /usr/sbin/sshd ]; then
+  if [ "$(id -u)" = 0 ]; then
+    say "apt-get install openssh-server (sshd for the provider's SSH tests)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server >/dev/null
+  else
+    echo "note: /usr/sbin/sshd is missing (apt-get install openssh-server); the SSH deploy tests will skip" >&2
+  fi
+fi
+
+# tfplugindocs: make generate renders docs/ from the provider schema and examples/.
+if ! command -v tfplugindocs >/dev/null && [ ! -x "$GOBIN_DIR/tfplugindocs" ]; then
+  say "go install tfplugindocs@v0.25.0"
+  GOFLAGS= go install github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v0.25.0
+fi

@@ -1,0 +1,2 @@
+# A database is imported by its name.
+terraform import dwk_database.coord prod-coord

@@ -1,0 +1,312 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/provider/internal/deploy"
+	"github.com/dwk/fleet/provider/internal/sshtarget"
+)
+
+// Defaults of dwk_fleet's attributes, as the schema states them.
+const (
+	defaultPublicPort   = 8787
+	defaultInternalPort = 8788
+	defaultAdminPort    = 8789
+	defaultDrainTimeout = "30s"
+	defaultLeaseTTL     = "10s"
+	defaultLogLevel     = "info"
+	defaultMinHealthy   = "5s"
+	defaultReadyTimeout = "60s"
+	defaultSSHPort      = 22
+	defaultSSHUser      = "root"
+	localAddress        = "local"
+)
+
+// fleetSpec is a dwk_fleet whose attributes are all known, with defaults
+// applied: what the deployer works from.
+type fleetSpec struct {
+	Name         string
+	Secret       string
+	Mode         string
+	LibSQL       *config.LibSQL
+	S3           *config.S3
+	Workers      []config.Worker
+	Affinity     []config.AffinityRule
+	DrainTimeout time.Duration
+	LeaseTTL     time.Duration
+	LogLevel     string
+	// AdminToken is "" while it is still to be generated.
+	AdminToken   string
+	Artifact     deploy.Artifact
+	Service      string
+	MaxParallel  int
+	MinHealthy   time.Duration
+	ReadyTimeout time.Duration
+	AutoRevert   bool
+	Hosts        []*hostSpec
+}
+
+// hostSpec is one host with its defaults resolved.
+type hostSpec struct {
+	Index      int
+	Address    string
+	SSH        sshtarget.Config
+	InstallDir string
+	Member     string
+	Public     string
+	Internal   string
+	Advertise  string
+	Admin      string
+	Unit       string
+}
+
+// Local reports whether the host is the machine Terraform runs on.
+func (h *hostSpec) Local() bool { return h.Address == localAddress }
+
+// Key identifies the host across plans: the same address and install
+// directory is the same replica, whatever else changed.
+func (h *hostSpec) Key() string { return h.Address + "|" + h.InstallDir }
+
+// Label names the host in messages.
+func (h *hostSpec) Label() string {
+	if h.Local() {
+		return "local:" + h.InstallDir
+	}
+	return h.SSH.Name()
+}
+
+// URL is the replica's public URL as clients reach it.
+func (h *hostSpec) URL() string {
+	host, port, _ := net.SplitHostPort(h.Public)
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = h.Address
+		if h.Local() {
+			host = "127.0.0.1"
+		}
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+// resolve turns the model into a spec. known is false when a part the
+// spec needs is still unknown (the plan then leaves computed values
+// unknown). The admin token may be unknown; spec.AdminToken is then "".
+func resolve(ctx context.Context, m *fleetModel, secret types.String, data *providerData) (spec *fleetSpec, known bool, diags diag.Diagnostics) {
+	if !fullyKnown(ctx, m.Name, secret, m.StorageMode, m.LibSQL, m.S3, m.Workers, m.AffinityRules,
+		m.PublicPort, m.InternalPort, m.AdminPort, m.DrainTimeout, m.LeaseTTL, m.LogLevel,
+		m.ArtifactSHA256, m.Artifact, m.Hosts, m.Service, m.MaxParallel, m.MinHealthyTime, m.AutoRevert, m.ReadyTimeout) {
+		return nil, false, nil
+	}
+	s := &fleetSpec{
+		Name: m.Name.ValueString(), Secret: secret.ValueString(), Mode: orDefault(m.StorageMode, config.ModeLocal),
+		LogLevel: orDefault(m.LogLevel, defaultLogLevel), Service: orDefault(m.Service, deploy.ServiceAuto),
+		MaxParallel: int(intOr(m.MaxParallel, 1)), AutoRevert: boolValue(m.AutoRevert),
+		Artifact: deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
+	}
+	if !m.AdminToken.IsUnknown() {
+		s.AdminToken = m.AdminToken.ValueString()
+	}
+	for _, d := range []struct {
+		dst  *time.Duration
+		v    types.String
+		def  string
+		name string
+	}{
+		{&s.DrainTimeout, m.DrainTimeout, defaultDrainTimeout, "drain_timeout"},
+		{&s.LeaseTTL, m.LeaseTTL, defaultLeaseTTL, "lease_ttl"},
+		{&s.MinHealthy, m.MinHealthyTime, defaultMinHealthy, "min_healthy_time"},
+		{&s.ReadyTimeout, m.ReadyTimeout, defaultReadyTimeout, "ready_timeout"},
+	} {
+		v, err := time.ParseDuration(orDefault(d.v, d.def))
+		if err != nil {
+			diags.AddError("Invalid "+d.name, err.Error())
+			continue
+		}
+		*d.dst = v
+	}
+
+	var provLibSQL libsqlConn
+	var provS3 s3Conn
+	if data != nil {
+		provLibSQL, provS3 = data.libsql, data.s3
+	}
+	if s.Mode == config.ModeCentral {
+		var lm libsqlModel
+		if !m.LibSQL.IsNull() {
+			diags.Append(m.LibSQL.As(ctx, &lm, objectAsOptions)...)
+		}
+		c := provLibSQL.with(&lm)
+		s.LibSQL = &config.LibSQL{URL: c.URL, AdminURL: c.AdminURL, AuthToken: secretOrNil(c.AuthToken), AdminToken: secretOrNil(c.AdminToken)}
+		var sm fleetS3Model
+		if !m.S3.IsNull() {
+			diags.Append(m.S3.As(ctx, &sm, objectAsOptions)...)
+		}
+		sc := provS3.with(&s3Model{Endpoint: sm.Endpoint, Region: sm.Region, AccessKey: sm.AccessKey, SecretKey: sm.SecretKey, PathStyle: sm.PathStyle})
+		s.S3 = &config.S3{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sm.Bucket.ValueString(),
+			AccessKey: secretOrNil(sc.AccessKey), SecretKey: secretOrNil(sc.SecretKey), PathStyle: sc.PathStyle}
+	}
+
+	if m.Workers.IsNull() {
+		def := config.Default()
+		s.Workers, s.Affinity = def.Workers, def.Affinity.Rules
+	} else {
+		var ws []workerModel
+		diags.Append(m.Workers.ElementsAs(ctx, &ws, false)...)
+		for _, w := range ws {
+			s.Workers = append(s.Workers, w.config())
+		}
+	}
+	if !m.AffinityRules.IsNull() {
+		var as []affinityModel
+		diags.Append(m.AffinityRules.ElementsAs(ctx, &as, false)...)
+		s.Affinity = nil
+		for _, a := range as {
+			s.Affinity = append(s.Affinity, config.AffinityRule{Namespace: a.Namespace.ValueString(), Path: a.Path.ValueString(), Header: a.Header.ValueString(), Query: a.Query.ValueString()})
+		}
+	}
+
+	hs, d := hostsOf(ctx, m.Hosts)
+	diags.Append(d...)
+	ports := [3]int64{intOr(m.PublicPort, defaultPublicPort), intOr(m.InternalPort, defaultInternalPort), intOr(m.AdminPort, defaultAdminPort)}
+	s.Hosts = resolveHosts(s.Name, hs, ports)
+	return s, true, diags
+}
+
+// resolveHosts applies the per-host defaults.
+func resolveHosts(name string, hs []hostModel, ports [3]int64) []*hostSpec {
+	out := make([]*hostSpec, len(hs))
+	perAddress := map[string]int{}
+	for _, h := range hs {
+		perAddress[h.Address.ValueString()]++
+	}
+	localN := 0
+	for i, h := range hs {
+		hs := &hostSpec{Index: i, Address: h.Address.ValueString()}
+		hs.InstallDir = orDefault(h.InstallDir, "/opt/dwk/"+name)
+		if hs.Local() {
+			localN++
+			hs.Member = orDefault(h.Member, fmt.Sprintf("%s-%d", localAddress, localN))
+		} else {
+			hs.SSH = sshtarget.Config{
+				Address: hs.Address, Port: int(intOr(h.Port, defaultSSHPort)), User: orDefault(h.User, defaultSSHUser),
+				PrivateKey: h.PrivateKey.ValueString(), HostKey: h.HostKey.ValueString(),
+			}
+			hs.Member = orDefault(h.Member, hs.Address)
+		}
+		dialHost := hs.Address
+		if hs.Local() {
+			dialHost = "127.0.0.1"
+		}
+		hs.Public = orDefault(h.Public, "0.0.0.0:"+strconv.FormatInt(ports[0], 10))
+		hs.Internal = orDefault(h.Internal, "0.0.0.0:"+strconv.FormatInt(ports[1], 10))
+		_, internalPort, _ := net.SplitHostPort(hs.Internal)
+		hs.Advertise = orDefault(h.Advertise, net.JoinHostPort(dialHost, internalPort))
+		hs.Admin = orDefault(h.Admin, "127.0.0.1:"+strconv.FormatInt(ports[2], 10))
+		hs.Unit = "dwk-" + name + ".service"
+		if perAddress[hs.Address] > 1 {
+			hs.Unit = "dwk-" + name + "-" + unitSafe.ReplaceAllString(hs.Member, "-") + ".service"
+		}
+		out[i] = hs
+	}
+	return out
+}
+
+var unitSafe = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
+
+// render is the dwk.json of one host. It needs s.AdminToken.
+func (s *fleetSpec) render(h *hostSpec) *config.Config {
+	c := &config.Config{
+		Fleet:    config.Fleet{Name: s.Name, Member: h.Member, Secret: secretOrNil(s.Secret)},
+		Listen:   config.Listen{Public: h.Public, Admin: h.Admin},
+		Storage:  config.Storage{Mode: s.Mode},
+		Workers:  s.Workers,
+		Affinity: config.Affinity{Rules: s.Affinity},
+		Drain:    config.Drain{Timeout: config.Duration(s.DrainTimeout)},
+		Lease:    config.Lease{TTL: config.Duration(s.LeaseTTL)},
+		Admin:    config.Admin{Token: secretOrNil(s.AdminToken)},
+		Log:      config.Log{Level: s.LogLevel},
+	}
+	if s.Mode == config.ModeCentral {
+		c.Listen.Internal, c.Listen.Advertise = h.Internal, h.Advertise
+		c.Storage.LibSQL, c.Storage.S3 = s.LibSQL, s.S3
+	} else {
+		c.Storage.DataDir = path.Join(h.InstallDir, "data")
+	}
+	return c
+}
+
+// deployHost is the deployer's view of h, with its rendered dwk.json.
+func (s *fleetSpec) deployHost(h *hostSpec, t deploy.Target) (*deploy.Host, error) {
+	dh := &deploy.Host{
+		Name: h.Label(), Target: t, InstallDir: h.InstallDir, Service: s.Service, Unit: h.Unit,
+		Member: h.Member, AdminAddr: deploy.DialAddr(h.Admin), AdminToken: s.AdminToken, DrainTimeout: s.DrainTimeout,
+	}
+	b, err := config.Encode(s.render(h))
+	if err != nil {
+		return nil, fmt.Errorf("render dwk.json for %s: %w", h.Label(), err)
+	}
+	dh.Config = b
+	return dh, nil
+}
+
+// configHash is the hash the replica on h will report.
+func (s *fleetSpec) configHash(h *hostSpec) string { return s.render(h).Hash() }
+
+func orDefault(v types.String, def string) string {
+	if v.IsNull() || v.IsUnknown() || v.ValueString() == "" {
+		return def
+	}
+	return v.ValueString()
+}
+
+func intOr(v types.Int64, def int64) int64 {
+	if v.IsNull() || v.IsUnknown() {
+		return def
+	}
+	return v.ValueInt64()
+}
+
+func secretOrNil(s string) *config.Secret {
+	if s == "" {
+		return nil
+	}
+	return config.Literal(s)
+}
+
+// config converts a worker.
+func (w workerModel) config() config.Worker {
+	cw := config.Worker{Name: w.Name.ValueString(), Routes: w.Routes, Crons: w.Crons}
+	if b := w.Bindings; b != nil {
+		cw.Bindings = config.Bindings{D1: b.D1, R2: b.R2, KV: b.KV, Queues: b.Queues, Objects: b.Objects, Vars: b.Vars}
+	}
+	for _, c := range w.Consumers {
+		cc := config.Consumer{
+			Queue: c.Queue.ValueString(), MaxBatchSize: int(intOr(c.MaxBatchSize, 0)),
+			DeadLetterQueue: c.DeadLetterQueue.ValueString(),
+		}
+		if !c.MaxRetries.IsNull() {
+			n := int(c.MaxRetries.ValueInt64())
+			cc.MaxRetries = &n
+		}
+		cc.MaxBatchTimeout = durationOf(c.MaxBatchTimeout)
+		cc.RetryDelay = durationOf(c.RetryDelay)
+		cc.VisibilityTimeout = durationOf(c.VisibilityTimeout)
+		cw.Consumers = append(cw.Consumers, cc)
+	}
+	return cw
+}
+
+// durationOf parses a validated duration; null is zero (the default).
+func durationOf(v types.String) config.Duration {
+	d, _ := time.ParseDuration(v.ValueString())
+	return config.Duration(d)
+}

@@ -1,0 +1,112 @@
+package deploy
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// markerFile marks an install directory as written by the deployer; Remove
+// deletes only directories that carry it.
+const markerFile = ".dwk-install"
+
+// Stage puts the binary and the new config on the host without touching
+// the running replica: the binary is uploaded unless a binary with the same
+// content is there already (to a temp file, checked against its sha256,
+// made executable, renamed into place), the config goes to dwk.json.new
+// (0600), and the new binary validates it. A failed Stage leaves the
+// running replica as it was.
+func (d *Deployer) Stage(ctx context.Context, h *Host, a Artifact) error {
+	mkdir := fmt.Sprintf("umask 022 && mkdir -p %s && touch %s && test -x %s && echo present || echo absent",
+		h.q("bin"), h.q(markerFile), quote(h.binary(a)))
+	out, err := h.Target.Run(ctx, mkdir, nil)
+	if err != nil {
+		return fmt.Errorf("prepare %s: %w", h.InstallDir, err)
+	}
+	if strings.TrimSpace(string(out)) != "present" {
+		if err := d.upload(ctx, h, a); err != nil {
+			return err
+		}
+	}
+	write := fmt.Sprintf("umask 077 && cat > %s && chmod 0600 %s", h.q("dwk.json.new"), h.q("dwk.json.new"))
+	if _, err := h.Target.Run(ctx, write, bytes.NewReader(h.Config)); err != nil {
+		return fmt.Errorf("write %s: %w", h.path("dwk.json.new"), err)
+	}
+	if _, err := h.Target.Run(ctx, fmt.Sprintf("%s validate %s", quote(h.binary(a)), h.q("dwk.json.new")), nil); err != nil {
+		return fmt.Errorf("dwk validate rejected the rendered config: %w", err)
+	}
+	d.event(ctx, h, EventInstall, "dwk-"+a.ID())
+	return nil
+}
+
+func (d *Deployer) upload(ctx context.Context, h *Host, a Artifact) error {
+	f, err := os.Open(a.Path)
+	if err != nil {
+		return fmt.Errorf("artifact: %w", err)
+	}
+	defer f.Close()
+	tmp := h.path("bin", ".upload-"+a.ID())
+	dst := h.binary(a)
+	cmd := fmt.Sprintf(
+		"cat > %[1]s && { ! command -v sha256sum >/dev/null || printf '%%s  %%s\\n' %[3]s %[1]s | sha256sum -c --status || { rm -f %[1]s; echo 'upload corrupted: sha256 mismatch' >&2; exit 1; }; } && chmod 0755 %[1]s && mv -f %[1]s %[2]s",
+		quote(tmp), quote(dst), quote(a.SHA256))
+	d.logf(ctx, h, "uploading dwk binary", "artifact", a.Path, "dest", dst)
+	if _, err := h.Target.Run(ctx, cmd, f); err != nil {
+		return fmt.Errorf("upload %s to %s: %w", a.Path, dst, err)
+	}
+	return nil
+}
+
+// activate makes the staged binary and config the active ones, keeping the
+// previous pair as current.prev and dwk.json.prev for Revert. The replica
+// must be stopped.
+func (d *Deployer) activate(ctx context.Context, h *Host, a Artifact) error {
+	cmd := fmt.Sprintf(`cd %s &&
+if [ -e dwk.json ]; then cp -p dwk.json dwk.json.prev; fi &&
+if [ -L current ]; then ln -sfn "$(readlink current)" current.prev; fi &&
+mv -f dwk.json.new dwk.json &&
+ln -sfn %s current`, quote(h.InstallDir), quote("bin/dwk-"+a.ID()))
+	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
+		return fmt.Errorf("activate dwk-%s: %w", a.ID(), err)
+	}
+	return nil
+}
+
+// restorePrevious puts current.prev and dwk.json.prev back. It reports
+// false when there is nothing to restore (a first install).
+func (d *Deployer) restorePrevious(ctx context.Context, h *Host) (bool, error) {
+	cmd := fmt.Sprintf(`cd %s &&
+if [ ! -L current.prev ] || [ ! -e dwk.json.prev ]; then echo none; exit 0; fi &&
+ln -sfn "$(readlink current.prev)" current && cp -p dwk.json.prev dwk.json && echo restored`, quote(h.InstallDir))
+	out, err := h.Target.Run(ctx, cmd, nil)
+	if err != nil {
+		return false, fmt.Errorf("restore previous binary and config: %w", err)
+	}
+	return strings.TrimSpace(string(out)) == "restored", nil
+}
+
+// prune deletes binaries other than the active and the previous one.
+func (d *Deployer) prune(ctx context.Context, h *Host) {
+	cmd := fmt.Sprintf(`cd %s/bin && keep1=$(basename "$(readlink ../current 2>/dev/null)") && keep2=$(basename "$(readlink ../current.prev 2>/dev/null)");
+for f in dwk-*; do [ -e "$f" ] || continue; [ "$f" = "$keep1" ] || [ "$f" = "$keep2" ] || rm -f "$f"; done`, quote(h.InstallDir))
+	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
+		d.logf(ctx, h, "could not prune old binaries", "error", err.Error())
+	}
+}
+
+// removeFiles deletes everything the deployer put in the install
+// directory, then the directory if it is empty. A directory without the
+// marker file is left alone.
+func (d *Deployer) removeFiles(ctx context.Context, h *Host) error {
+	cmd := fmt.Sprintf(`d=%s
+[ -d "$d" ] || exit 0
+[ -e "$d/%s" ] || { echo "not removing $d: it has no %s marker, so dwk did not install it" >&2; exit 0; }
+cd "$d" && rm -rf bin data current current.prev dwk.json dwk.json.new dwk.json.prev dwk.pid .dwk.pid.tmp dwk.log deploy.log %s && cd / && rmdir "$d" 2>/dev/null || true`,
+		quote(h.InstallDir), markerFile, markerFile, markerFile)
+	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
+		return fmt.Errorf("remove %s: %w", h.InstallDir, err)
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package deploy
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/dwk/fleet/appliance/config"
+)
+
+// Replica states as Observe reports them. Terraform wants StateRunning;
+// any other state shows as a diff in `terraform plan`.
+const (
+	StateRunning     = "running"     // /readyz would say ready: the replica serves
+	StateStarting    = "starting"    // running but not ready yet
+	StateDraining    = "draining"    // running and draining
+	StateStopped     = "stopped"     // installed, but the admin API does not answer
+	StateMissing     = "missing"     // nothing installed in the install directory
+	StateUnreachable = "unreachable" // the host itself could not be reached
+)
+
+// Observation is what Observe found on a host.
+type Observation struct {
+	// State is one of the State constants.
+	State string
+	// Version is the running replica's version ("" unless it answered).
+	Version string
+	// ConfigHash is the hash the running replica reports, or when it
+	// differs (dwk.json was edited) or the replica is down, the hash of
+	// dwk.json on disk; "" when there is neither.
+	ConfigHash string
+	// ArtifactID is the content id (sha256[:12]) of the binary `current`
+	// points at, "" when there is none.
+	ArtifactID string
+	// Err explains StateUnreachable and StateStopped.
+	Err error
+}
+
+// fileSeparator splits Observe's shell output from the dwk.json content.
+const fileSeparator = "----- dwk.json -----"
+
+// Observe inspects a host in one command and one admin API call.
+func (d *Deployer) Observe(ctx context.Context, h *Host) Observation {
+	cmd := fmt.Sprintf(`d=%s
+[ -e "$d/%s" ] || { echo installed=no; exit 0; }
+echo installed=yes
+echo current=$(readlink "$d/current" 2>/dev/null)
+echo %s
+cat "$d/dwk.json" 2>/dev/null; true`, quote(h.InstallDir), markerFile, fileSeparator)
+	out, err := h.Target.Run(ctx, cmd, nil)
+	if err != nil {
+		if IsCommandError(err) {
+			return Observation{State: StateUnreachable, Err: fmt.Errorf("inspect %s: %w", h.InstallDir, err)}
+		}
+		return Observation{State: StateUnreachable, Err: err}
+	}
+	head, file, _ := strings.Cut(string(out), fileSeparator+"\n")
+	var o Observation
+	installed := false
+	for _, line := range strings.Split(head, "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		switch k {
+		case "installed":
+			installed = v == "yes"
+		case "current":
+			o.ArtifactID = strings.TrimPrefix(path.Base(v), "dwk-")
+			if v == "" {
+				o.ArtifactID = ""
+			}
+		}
+	}
+	if !installed {
+		return Observation{State: StateMissing}
+	}
+	fileHash := ""
+	if strings.TrimSpace(file) != "" {
+		if c, err := config.Decode([]byte(file)); err == nil {
+			fileHash = c.Hash()
+		} else {
+			fileHash = "invalid"
+		}
+	}
+	r, err := d.Status(ctx, h)
+	if err != nil {
+		o.State, o.ConfigHash, o.Err = StateStopped, fileHash, err
+		return o
+	}
+	o.Version, o.ConfigHash = r.Version, r.ConfigHash
+	if fileHash != "" && fileHash != r.ConfigHash {
+		o.ConfigHash = fileHash
+	}
+	switch r.State {
+	case "ready":
+		o.State = StateRunning
+	case "starting":
+		o.State = StateStarting
+	default:
+		o.State = StateDraining
+	}
+	return o
+}
