@@ -63,7 +63,12 @@
 // Key space conventions (by the packages that build on coord):
 //
 //	("kv", namespace, key)           Workers KV in central mode (kvcentral)
-//	("lease", …), ("member", …),
-//	("alarm", …), ("cron", …),
+//	("lease", class, id)             object leases, JSON {holder, addr, epoch}, expiring (lease)
+//	("epoch", class, id)             per-object epoch counters, u64, never expire (lease)
+//	("alarm", "entry"|"due"|"claim", …)  object alarm index and claims (objcentral)
+//	("member", …), ("cron", …),
 //	("mode")                         the fleet machinery
+//
+// appliance/lease/coordsql.go writes coord_kv directly (per-lease renew and
+// release in one round trip); change it with any layout change.
 package coord

@@ -1,0 +1,129 @@
+package lease
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/metrics"
+)
+
+// Defaults and limits of Config.
+const (
+	// DefaultTTL is the lease TTL when Config.TTL is zero.
+	DefaultTTL = 10 * time.Second
+	// DefaultLookupCacheTTL is how long Lookup answers are cached when
+	// Config.LookupCacheTTL is zero.
+	DefaultLookupCacheTTL = time.Second
+	// MinTTL is the shortest TTL Validate accepts: shorter leases would
+	// be lost to ordinary round-trip jitter.
+	MinTTL = 100 * time.Millisecond
+)
+
+// Config configures a Manager. Zero optional fields select their default.
+type Config struct {
+	// Coord is the coordination store the leases live in. Required. Its
+	// client's round-trip counter counts every round trip the manager
+	// makes.
+	Coord *coord.Store
+	// Member is this replica's member id, written as the holder of its
+	// leases. Required. It must be unique among live replicas; a replica
+	// that restarts with the same id takes over the leases its previous
+	// incarnation left (with a new epoch, which fences the old one).
+	Member string
+	// Addr is this replica's internal address (host:port) other replicas
+	// forward object requests to. Required.
+	Addr string
+	// TTL is how long a lease lives on the server after each acquire or
+	// renewal. Default: 10s; at least 100ms.
+	TTL time.Duration
+	// RenewInterval is how often all held leases are renewed (one round
+	// trip). Default: TTL/3. Must be less than TTL - Margin.
+	RenewInterval time.Duration
+	// Margin is how much earlier than the server the holder counts a lease
+	// as lost, to absorb clock-rate differences and scheduling delays.
+	// Default: TTL/5. Must be less than TTL.
+	Margin time.Duration
+	// LookupCacheTTL is how long Lookup answers from its cache. Default:
+	// 1s. Negative: no cache.
+	LookupCacheTTL time.Duration
+	// Clock is the local time source. Default: the system clock.
+	Clock Clock
+	// Logger receives lost leases and failed renewals. Default:
+	// slog.Default().
+	Logger *slog.Logger
+	// Metrics, when set, receives LeasesHeld, LeaseAcquisitions and
+	// LeasesLost.
+	Metrics *metrics.Metrics
+}
+
+// withDefaults returns c with unset optional fields filled in.
+func (c Config) withDefaults() Config {
+	if c.TTL == 0 {
+		c.TTL = DefaultTTL
+	}
+	if c.RenewInterval == 0 {
+		c.RenewInterval = c.TTL / 3
+	}
+	if c.Margin == 0 {
+		c.Margin = c.TTL / 5
+	}
+	if c.LookupCacheTTL == 0 {
+		c.LookupCacheTTL = DefaultLookupCacheTTL
+	}
+	if c.Clock == nil {
+		c.Clock = SystemClock{}
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	return c
+}
+
+// Validate reports every problem of a config (after defaults) at once.
+func (c Config) Validate() error {
+	var errs []error
+	if c.Coord == nil {
+		errs = append(errs, errors.New("coordination store is required"))
+	}
+	if c.Member == "" {
+		errs = append(errs, errors.New("member id is required"))
+	}
+	if c.Addr == "" {
+		errs = append(errs, errors.New("internal address is required"))
+	}
+	if c.TTL < MinTTL {
+		errs = append(errs, fmt.Errorf("ttl %s is shorter than %s", c.TTL, MinTTL))
+	}
+	if c.Margin <= 0 || c.Margin >= c.TTL {
+		errs = append(errs, fmt.Errorf("margin %s must be positive and less than the ttl %s", c.Margin, c.TTL))
+	}
+	if c.RenewInterval <= 0 || c.RenewInterval >= c.TTL-c.Margin {
+		errs = append(errs, fmt.Errorf("renew interval %s must be positive and less than ttl - margin (%s)", c.RenewInterval, c.TTL-c.Margin))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("lease config: %w", err)
+	}
+	return nil
+}
+
+// Clock is the manager's local time source, injected so tests control
+// time. Lease expiry on the server never uses it.
+type Clock interface {
+	Now() time.Time
+	// After delivers the time once d has passed, like time.After.
+	After(d time.Duration) <-chan time.Time
+}
+
+// SystemClock is the real clock.
+type SystemClock struct{}
+
+var _ Clock = SystemClock{}
+
+// Now returns time.Now().
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// After returns time.After(d).
+func (SystemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }

@@ -1,0 +1,257 @@
+package lease
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/hranaclient"
+)
+
+// Manager acquires, renews and releases this replica's leases. Lifecycle:
+// New (defaults, no side effects) → Open (validates, starts the renewal
+// goroutine) → Drain (optional: no new leases) → Close (stops renewing and
+// releases every held lease). It is safe for concurrent use.
+type Manager struct {
+	cfg    Config
+	log    *slog.Logger
+	client *hranaclient.Client
+
+	// ctx bounds the renewal goroutine's round trips; cancelled by Close.
+	ctx    context.Context
+	cancel context.CancelFunc
+	stop   chan struct{}
+	done   chan struct{}
+
+	mu    sync.Mutex
+	state mgrState
+	held  map[objKey]*Lease
+	cache map[objKey]cached
+}
+
+type mgrState uint8
+
+const (
+	mgrNew mgrState = iota
+	mgrOpen
+	mgrDraining
+	mgrClosed
+)
+
+// objKey names one object's lease.
+type objKey struct{ class, id string }
+
+// keyOf checks that the object's lease key encodes and returns it with its
+// encoding.
+func keyOf(class, id string) (objKey, []byte, error) {
+	b, err := tuple.Encode(KeyFor(class, id))
+	if err != nil {
+		return objKey{}, nil, fmt.Errorf("lease key %s/%s: %w", class, id, err)
+	}
+	return objKey{class: class, id: id}, b, nil
+}
+
+// New returns a manager for cfg with defaults filled in. It does nothing
+// else; call Open.
+func New(cfg Config) *Manager {
+	cfg = cfg.withDefaults()
+	m := &Manager{
+		cfg:   cfg,
+		log:   cfg.Logger.With("component", "lease", "member", cfg.Member),
+		stop:  make(chan struct{}),
+		done:  make(chan struct{}),
+		held:  map[objKey]*Lease{},
+		cache: map[objKey]cached{},
+	}
+	if cfg.Coord != nil {
+		m.client = cfg.Coord.Client()
+	}
+	return m
+}
+
+// Open validates the configuration and starts renewing.
+func (m *Manager) Open(ctx context.Context) error {
+	if err := m.cfg.Validate(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state != mgrNew {
+		return fmt.Errorf("lease: open: manager already opened")
+	}
+	m.state = mgrOpen
+	m.ctx, m.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	go m.renewLoop()
+	return nil
+}
+
+// Config is the manager's configuration, defaults filled in.
+func (m *Manager) Config() Config { return m.cfg }
+
+// Drain stops taking new leases: Acquire fails with ErrDraining from now
+// on. Held leases stay held and renewed until released or Close.
+func (m *Manager) Drain() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.state == mgrOpen {
+		m.state = mgrDraining
+	}
+}
+
+// Draining reports whether the manager refuses new leases (draining or
+// closed).
+func (m *Manager) Draining() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.state != mgrOpen
+}
+
+// Held returns the lease of the object if this manager holds it and it is
+// fresh, else nil. It costs no round trip.
+func (m *Manager) Held(class, id string) *Lease {
+	m.mu.Lock()
+	l := m.held[objKey{class: class, id: id}]
+	m.mu.Unlock()
+	if l == nil || !l.Fresh() {
+		return nil
+	}
+	return l
+}
+
+// Count is the number of leases held.
+func (m *Manager) Count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.held)
+}
+
+// Close stops taking leases, stops renewing and releases every held lease
+// in one round trip (per 1000 leases), bounded by ctx; leases it cannot
+// release expire after the TTL. Their contexts are cancelled either way.
+// Close is idempotent.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	prev := m.state
+	m.state = mgrClosed
+	var all []*Lease
+	for _, l := range m.held {
+		all = append(all, l)
+	}
+	m.mu.Unlock()
+	if prev == mgrClosed {
+		return nil
+	}
+	var first error
+	if prev != mgrNew {
+		close(m.stop)
+		m.cancel()
+		select {
+		case <-m.done:
+		case <-ctx.Done():
+			first = fmt.Errorf("lease: close: renewal still running: %w", ctx.Err())
+		}
+	}
+	var mine []*Lease
+	for _, l := range all {
+		if m.end(l, leaseReleased) {
+			mine = append(mine, l)
+		}
+	}
+	for len(mine) > 0 {
+		n := min(len(mine), maxBatchLeases)
+		stmts := make([]hrana.Stmt, n)
+		for i, l := range mine[:n] {
+			stmts[i] = releaseStmt(l)
+		}
+		if _, _, err := condBatch(ctx, m.client, stmts); err != nil && first == nil {
+			first = fmt.Errorf("lease: close: release %d leases: %w", n, err)
+		}
+		mine = mine[n:]
+	}
+	return first
+}
+
+// end moves a held lease to state (lost or released), drops it from the
+// held set and cancels its context. It reports whether the lease was held.
+func (m *Manager) end(l *Lease, state leaseState) bool {
+	m.mu.Lock()
+	if l.state != leaseHeld {
+		m.mu.Unlock()
+		return false
+	}
+	l.state = state
+	k := l.key
+	if m.held[k] == l {
+		delete(m.held, k)
+	}
+	delete(m.cache, k)
+	n := len(m.held)
+	m.mu.Unlock()
+	if state == leaseLost {
+		// Context first: whoever sees Lost closed finds it done.
+		l.cancel(ErrLost)
+		close(l.lost)
+		if m.cfg.Metrics != nil {
+			m.cfg.Metrics.LeasesLost.Inc()
+		}
+	} else {
+		l.cancel(ErrReleased)
+	}
+	if m.cfg.Metrics != nil {
+		m.cfg.Metrics.LeasesHeld.Set(float64(n))
+	}
+	return true
+}
+
+// adopt records a lease just written with record rec (stored as value)
+// by a request sent at sent.
+func (m *Manager) adopt(k objKey, encoded []byte, rec Record, value []byte, sent time.Time) (*Lease, error) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	l := &Lease{
+		m: m, key: k, encoded: encoded, rec: rec, value: value,
+		ctx: ctx, cancel: cancel, lost: make(chan struct{}),
+		deadline: sent.Add(m.cfg.TTL - m.cfg.Margin),
+	}
+	if now := m.cfg.Clock.Now(); !now.Before(l.deadline) {
+		// The acquire took so long that the lease is stale already: hand
+		// it back rather than run on it.
+		rctx, cancel := context.WithTimeout(context.Background(), m.cfg.TTL)
+		defer cancel()
+		l.Release(rctx)
+		return nil, fmt.Errorf("lease %s/%s acquired after its deadline (%s round trip): %w", k.class, k.id, now.Sub(sent), ErrLost)
+	}
+	m.mu.Lock()
+	open := m.state == mgrOpen
+	var stale *Lease
+	if open {
+		// A lease of k still in the map was overwritten by this one (two
+		// Acquires raced): it is no longer ours.
+		stale = m.held[k]
+		m.held[k] = l
+		m.cache[k] = cached{rec: rec, ok: true, until: m.cfg.Clock.Now().Add(m.cfg.LookupCacheTTL)}
+	}
+	n := len(m.held)
+	m.mu.Unlock()
+	if stale != nil {
+		m.end(stale, leaseLost)
+	}
+	if !open {
+		// Drain or Close began while the acquire was in flight: hand the
+		// lease straight back.
+		rctx, cancel := context.WithTimeout(context.Background(), m.cfg.TTL)
+		defer cancel()
+		if err := l.Release(rctx); err != nil {
+			m.log.Warn("release lease acquired while draining", "class", k.class, "id", k.id, "err", err)
+		}
+		return nil, ErrDraining
+	}
+	if m.cfg.Metrics != nil {
+		m.cfg.Metrics.LeaseAcquisitions.Inc()
+		m.cfg.Metrics.LeasesHeld.Set(float64(n))
+	}
+	return l, nil
+}

@@ -1,0 +1,47 @@
+// Package objcentral is the central-mode backend of the object runtime
+// (package objects): it lets every replica of a fleet run any object, one
+// replica at a time, with the object's state in libSQL.
+//
+//   - Store (objects.ObjectStore): one libSQL database (sqld namespace) per
+//     object, created lazily through the admin API, spread over the
+//     configured object shards by rendezvous hash of the object id. Every
+//     database keeps the epoch of its current lease holder in the reserved
+//     table _dwk_epoch; Open raises it to the new holder's epoch, and every
+//     call carries a guard on it in the same round trip, so a stale holder
+//     (paused, partitioned) can neither write nor read once a newer holder
+//     has opened the object. Reads go to the primary, so a new holder sees
+//     every write its predecessor committed (sync-before-serve) without a
+//     read cache to refresh.
+//   - AlarmIndex (objects.AlarmIndex): alarm entries in the coordination KV
+//     with a time-ordered index; Due claims each entry it returns by CAS
+//     with a visibility timeout, and only claims entries this replica
+//     should run (it holds the object's lease, or nobody does and
+//     rendezvous placement picks it).
+//   - Placer (objects.Placer): leases (package lease). A fresh lease held
+//     here answers without any round trip; an object held elsewhere is
+//     forwarded to its holder; a free object starts on the replica that
+//     rendezvous hashing over the ready members picks.
+//   - Forwarder (objects.Forwarder) and InternalHandler: requests (WebSocket
+//     upgrades included) for objects held elsewhere travel over internal
+//     HTTP, authenticated with the fleet's internal key (package
+//     internalauth), under InternalPrefix. A forwarded request is forwarded
+//     at most once more (MaxHops), which ends loops while leases move.
+//
+// # Wiring
+//
+//	key, _ := internalauth.New(fleetSecret)
+//	leases := lease.New(lease.Config{Coord: coordStore, Member: id, Addr: internalAddr, TTL: ttl})
+//	leases.Open(ctx)
+//	placer := objcentral.NewPlacer(leases, members)
+//	store, _ := objcentral.NewStore(objcentral.StoreConfig{Shards: shards})
+//	alarms, _ := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: coordStore, Placer: placer})
+//	rt := objects.New(objects.Config{
+//		Secret: fleetSecret, Store: store, Alarms: alarms, Placer: placer,
+//		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: placer}),
+//	})
+//	rt.Open(ctx)
+//	internalMux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(rt, key))
+//
+// Drain order: leases.Drain() (no new leases), rt.Drain(ctx) (instances
+// stop and release their leases), leases.Close(ctx) (releases the rest).
+package objcentral

@@ -1,0 +1,161 @@
+package objcentral
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httputil"
+	"strconv"
+
+	"github.com/dwk/fleet/appliance/internalauth"
+	"github.com/dwk/fleet/appliance/metrics"
+	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// ForwarderConfig configures a Forwarder.
+type ForwarderConfig struct {
+	// Key authenticates forwarded requests. Required (derive it from the
+	// fleet secret with internalauth.New).
+	Key internalauth.Key
+	// Transport sends forwarded requests; the key is added on top of it.
+	// Default: a transport like http.DefaultTransport keeping 64 idle
+	// connections per replica.
+	Transport http.RoundTripper
+	// Placer, when set, forgets its cached lookup of an object whose
+	// holder could not be reached, so the next request looks again.
+	Placer *Placer
+	// Metrics, when set, counts forwards by result ("ok", "error", "loop").
+	Metrics *metrics.Metrics
+	// Logger receives failed forwards. Default: slog.Default().
+	Logger *slog.Logger
+}
+
+// Forwarder is the central objects.Forwarder: it proxies a request,
+// WebSocket upgrades included, to the object's holder at
+// http://<holder>/_dwk/internal/objects/<class>/<id><original path>, with
+// the original query, method, headers and body. The response streams back
+// unbuffered. A request that has already been forwarded MaxHops times is
+// answered 503 instead (ErrForwardLoop). A holder that cannot be reached
+// yields 503 with Retry-After: the request may be retried.
+type Forwarder struct {
+	proxy   *httputil.ReverseProxy
+	placer  *Placer
+	metrics *metrics.Metrics
+	log     *slog.Logger
+}
+
+var _ objects.Forwarder = (*Forwarder)(nil)
+
+// NewForwarder returns a forwarder for cfg. It does no I/O.
+func NewForwarder(cfg ForwarderConfig) *Forwarder {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	base := cfg.Transport
+	if base == nil {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConnsPerHost = 64
+		base = t
+	}
+	f := &Forwarder{placer: cfg.Placer, metrics: cfg.Metrics, log: cfg.Logger.With("component", "objcentral")}
+	f.proxy = &httputil.ReverseProxy{
+		Rewrite:        rewrite,
+		Transport:      cfg.Key.Transport(base),
+		FlushInterval:  -1,
+		ErrorHandler:   f.failed,
+		ModifyResponse: f.answered,
+		ErrorLog:       slog.NewLogLogger(cfg.Logger.Handler(), slog.LevelWarn),
+	}
+	return f
+}
+
+// target is where one forward goes, passed to rewrite in the context.
+type target struct {
+	id     worker.ObjectID
+	holder string
+	hops   int
+}
+
+type targetKey struct{}
+
+// Forward implements objects.Forwarder.
+func (f *Forwarder) Forward(w http.ResponseWriter, r *http.Request, id worker.ObjectID, holder string) {
+	hops := hopsFor(r.Context(), id)
+	if hops >= MaxHops {
+		f.count("loop")
+		f.log.Warn("object request not forwarded again", "object", id, "holder", holder, "hops", hops)
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, fmt.Sprintf("%v: object %s moved to %s while this request was being forwarded; retry", ErrForwardLoop, id, holder), http.StatusServiceUnavailable)
+		return
+	}
+	ctx := context.WithValue(r.Context(), targetKey{}, target{id: id, holder: holder, hops: hops + 1})
+	f.proxy.ServeHTTP(w, r.WithContext(ctx))
+}
+
+// rewrite points the outgoing request at the holder's internal handler.
+func rewrite(pr *httputil.ProxyRequest) {
+	t := pr.In.Context().Value(targetKey{}).(target)
+	out := pr.Out
+	base := InternalPrefix + t.id.Namespace() + "/" + t.id.String()
+	path, escaped := pr.In.URL.Path, pr.In.URL.EscapedPath()
+	if len(path) == 0 || path[0] != '/' {
+		path, escaped = "/"+path, "/"+escaped
+	}
+	out.URL.Scheme, out.URL.Host, out.URL.User = "http", t.holder, nil
+	out.URL.Path, out.URL.RawPath = base+path, ""
+	if escaped != path {
+		out.URL.RawPath = base + escaped
+	}
+	out.Host = pr.In.Host
+	pr.SetXForwarded()
+	out.Header.Del(headerAuth)
+	if v := pr.In.Header.Values("Authorization"); len(v) > 0 {
+		out.Header[headerAuth] = v
+	}
+	out.Header.Del("Authorization")
+	out.Header.Set(headerHops, strconv.Itoa(t.hops))
+	out.Header.Del(headerName)
+	if name := t.id.Name(); name != "" {
+		out.Header.Set(headerName, base64.RawURLEncoding.EncodeToString([]byte(name)))
+	}
+}
+
+// answered counts a response from the holder. A 503 may mean the holder
+// drains or lost the object: the cached lookup is dropped so the next
+// request looks the lease up again.
+func (f *Forwarder) answered(resp *http.Response) error {
+	f.count("ok")
+	if resp.StatusCode == http.StatusServiceUnavailable && f.placer != nil {
+		if t, ok := resp.Request.Context().Value(targetKey{}).(target); ok {
+			f.placer.Invalidate(t.id)
+		}
+	}
+	return nil
+}
+
+// failed answers a forward that got no response from the holder.
+func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
+	t, _ := r.Context().Value(targetKey{}).(target)
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The client went away.
+		f.count("canceled")
+		return
+	}
+	f.count("error")
+	if f.placer != nil {
+		f.placer.Invalidate(t.id)
+	}
+	f.log.Warn("forward object request failed", "object", t.id, "holder", t.holder, "err", err)
+	w.Header().Set("Retry-After", "1")
+	http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer: %v", t.id, t.holder, err), http.StatusServiceUnavailable)
+}
+
+func (f *Forwarder) count(result string) {
+	if f.metrics != nil {
+		f.metrics.Forwards.WithLabelValues(result).Inc()
+	}
+}

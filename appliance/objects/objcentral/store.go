@@ -1,0 +1,177 @@
+package objcentral
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// Shard is one libSQL server (primary) object databases may live on.
+type Shard struct {
+	// Name identifies the shard in rendezvous hashing. Every replica must
+	// list the same shards under the same names; the Hrana URL is a good
+	// name.
+	Name string
+	// Client addresses the server's primary (reads and writes go there).
+	// Its namespace is ignored: each object gets a client for its own
+	// database with WithNamespace, sharing this client's connections and
+	// round-trip counter. Use a client of its own, not the coordination
+	// store's, so object traffic and coordination traffic are counted
+	// apart.
+	Client *hranaclient.Client
+	// Admin creates namespaces on the server.
+	Admin *libsqladmin.Client
+}
+
+// StoreConfig configures a Store.
+type StoreConfig struct {
+	// Shards are the servers object databases are spread over (the
+	// object_shards of the configuration). At least one. Each object lives
+	// on the shard rendezvous hashing of its id picks among them when its
+	// database is created, and stays there: Open looks for an existing
+	// database on the other shards before creating one, so adding a shard
+	// later moves no data (it only takes new objects).
+	Shards []Shard
+	// NamespacePrefix starts every object database name; fleets sharing a
+	// libSQL server need different prefixes. 1 to 20 characters from a-z,
+	// 0-9, '-' and '_'. Default: "do-".
+	NamespacePrefix string
+	// Logger receives database creations. Default: slog.Default().
+	Logger *slog.Logger
+}
+
+// Store is the central objects.ObjectStore. It holds no goroutines and no
+// per-object state; it is safe for concurrent use.
+type Store struct {
+	shards []Shard
+	names  []string
+	prefix string
+	log    *slog.Logger
+}
+
+var _ objects.ObjectStore = (*Store)(nil)
+
+// NewStore checks cfg and returns a store. It does no I/O.
+func NewStore(cfg StoreConfig) (*Store, error) {
+	if cfg.NamespacePrefix == "" {
+		cfg.NamespacePrefix = DefaultNamespacePrefix
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	var errs []error
+	if len(cfg.Shards) == 0 {
+		errs = append(errs, errors.New("at least one shard is required"))
+	}
+	seen := map[string]bool{}
+	names := make([]string, len(cfg.Shards))
+	for i, s := range cfg.Shards {
+		switch {
+		case s.Name == "":
+			errs = append(errs, fmt.Errorf("shard %d: name is required", i))
+		case seen[s.Name]:
+			errs = append(errs, fmt.Errorf("shard %d: duplicate name %q", i, s.Name))
+		}
+		if s.Client == nil || s.Admin == nil {
+			errs = append(errs, fmt.Errorf("shard %d (%s): client and admin client are required", i, s.Name))
+		}
+		seen[s.Name] = true
+		names[i] = s.Name
+	}
+	if err := validPrefix(cfg.NamespacePrefix); err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("objcentral store: %w", err)
+	}
+	return &Store{shards: cfg.Shards, names: names, prefix: cfg.NamespacePrefix, log: cfg.Logger.With("component", "objcentral")}, nil
+}
+
+// Namespace is the name of the database of object id.
+func (s *Store) Namespace(id worker.ObjectID) string { return namespaceName(s.prefix, id) }
+
+// ranked returns the shards in rendezvous order for id: the first is
+// where a new database goes.
+func (s *Store) ranked(id worker.ObjectID) []Shard {
+	order := objectid.Rank(objectid.ID(id.Bytes()), s.names)
+	out := make([]Shard, len(order))
+	for i, name := range order {
+		for _, sh := range s.shards {
+			if sh.Name == name {
+				out[i] = sh
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Open implements objects.ObjectStore: it raises the database's stored
+// epoch to lease.Epoch() in one round trip (creating the database first if
+// it does not exist), and fails with an error wrapping objects.ErrFenced
+// if a holder with a higher epoch has opened it already. Every write the
+// previous holder committed is visible afterwards: all calls go to the
+// primary.
+func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Lease) (objects.ObjectDB, error) {
+	if lease == nil || lease.Epoch() < 1 {
+		return nil, fmt.Errorf("open object %s: %w", id, ErrNoEpoch)
+	}
+	epoch := lease.Epoch()
+	name := s.Namespace(id)
+	shards := s.ranked(id)
+	c := shards[0].Client.WithNamespace(name)
+	err := raiseEpoch(ctx, c, epoch)
+	if isNamespaceMissing(err) {
+		c, err = s.locate(ctx, name, shards)
+		if err == nil {
+			err = raiseEpoch(ctx, c, epoch)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open object %s (database %s, epoch %d): %w", id, name, epoch, err)
+	}
+	return newDB(c, epoch, lease), nil
+}
+
+// locate finds the shard that holds database name — created there before
+// the shard list changed — or creates it on the first shard.
+func (s *Store) locate(ctx context.Context, name string, shards []Shard) (*hranaclient.Client, error) {
+	for _, sh := range shards[1:] {
+		ok, err := sh.Admin.Exists(ctx, name)
+		if err != nil {
+			return nil, fmt.Errorf("look for database on shard %s: %w", sh.Name, err)
+		}
+		if ok {
+			return sh.Client.WithNamespace(name), nil
+		}
+	}
+	if err := shards[0].Admin.Create(ctx, name); err != nil {
+		return nil, fmt.Errorf("create database on shard %s: %w", shards[0].Name, err)
+	}
+	s.log.Debug("created object database", "namespace", name, "shard", shards[0].Name)
+	return shards[0].Client.WithNamespace(name), nil
+}
+
+// isNamespaceMissing recognises a request to a database that does not
+// exist: NAMESPACE_NOT_FOUND from dwk libsql, sqld's "Namespace `x`
+// doesn't exist" (sent with 404 or 400 depending on the version).
+func isNamespaceMissing(err error) bool {
+	if hranaclient.IsCode(err, hrana.CodeNamespaceNotFound) {
+		return true
+	}
+	var he *hranaclient.Error
+	if !errors.As(err, &he) || he.Status == 0 {
+		return false
+	}
+	m := strings.ToLower(he.Message)
+	return strings.Contains(m, "namespace") && (strings.Contains(m, "doesn't exist") || strings.Contains(m, "does not exist") || strings.Contains(m, "not found"))
+}
