@@ -33,3 +33,14 @@ func fit(s string) string {
 	h := hex.EncodeToString(sum[:8])
 	return s[:MaxLen-len(h)-1] + "-" + h
 }
+
+// ObjectPrefix starts the database names of fleet's objects (at most 20
+// characters, as objcentral requires): "do-<fleet>-" for fleet names of up
+// to 16 characters, else "do-" and 8 hex digits of the name's hash.
+func ObjectPrefix(fleet string) string {
+	if len(fleet) <= 16 {
+		return "do-" + fleet + "-"
+	}
+	sum := sha256.Sum256([]byte(fleet))
+	return "do-" + hex.EncodeToString(sum[:4]) + "-"
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/cron"
@@ -17,12 +18,31 @@ import (
 
 // app is an assembled set of workers over one storage mode's stores.
 type app struct {
-	handler   http.Handler
+	handler http.Handler
+	// internal serves other replicas and the front door (central mode):
+	// the workers plus the internal object endpoints. Nil in local mode.
+	internal  http.Handler
+	fleet     fleetSide
 	cron      *cron.Scheduler
 	consumers []*queue.Consumer
 	objects   objectRuntime
 	closers   []io.Closer // closed last, in reverse order
 	log       *slog.Logger
+
+	releaseOnce sync.Once
+	releaseErr  error
+}
+
+// fleetSide is the central-mode part of a replica's lifecycle.
+type fleetSide interface {
+	// ready announces the replica as ready to the fleet.
+	ready(ctx context.Context) error
+	// draining announces the drain and stops taking leases.
+	draining(ctx context.Context)
+	// handBack releases every lease.
+	handBack(ctx context.Context) error
+	// close leaves the fleet and closes the central stores.
+	close(ctx context.Context) error
 }
 
 // objectRuntime is what the server needs of the object runtime.
@@ -49,7 +69,7 @@ type ObjectNamespaces interface {
 // assemble builds every worker's Env from st and wires routes, cron and
 // queue consumers. envs receives each worker's Env by name, so the object
 // runtime can construct a class with the Env of the worker that binds it.
-func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) (*app, error) {
+func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, claimer cron.TickClaimer, log *slog.Logger) (*app, error) {
 	a := &app{log: log}
 	var routes []route
 	var entries []cron.Entry
@@ -97,7 +117,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 	if len(entries) > 0 {
 		s, err := cron.NewScheduler(cron.SchedulerConfig{
 			Entries: entries,
-			Claimer: cron.LocalClaimer{},
+			Claimer: claimer,
 			Logger:  log,
 			Run: func(ctx context.Context, name string, ev worker.ScheduledEvent) error {
 				w, _ := worker.LookupWorker(name)
@@ -188,9 +208,14 @@ func (a *app) stopAdmission(context.Context) {
 	}
 }
 
-// close waits for background work, drains objects (closing WebSockets with
-// 1012) and closes every store.
-func (a *app) close(ctx context.Context) error {
+// release waits for background work, hands leases back and drains objects
+// (closing WebSockets with 1012).
+func (a *app) release(ctx context.Context) error {
+	a.releaseOnce.Do(func() { a.releaseErr = a.doRelease(ctx) })
+	return a.releaseErr
+}
+
+func (a *app) doRelease(ctx context.Context) error {
 	var errs []error
 	if a.cron != nil {
 		if err := a.cron.Stop(ctx); err != nil {
@@ -202,10 +227,23 @@ func (a *app) close(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("stop queue consumer: %w", err))
 		}
 	}
+	if a.fleet != nil {
+		if err := a.fleet.handBack(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("hand back leases: %w", err))
+		}
+	}
 	if a.objects != nil {
 		if err := a.objects.Drain(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("drain objects: %w", err))
 		}
+	}
+	return errors.Join(errs...)
+}
+
+// close releases (if not done yet) and closes every store.
+func (a *app) close(ctx context.Context) error {
+	errs := []error{a.release(ctx)}
+	if a.objects != nil {
 		if err := a.objects.Close(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("close objects: %w", err))
 		}
@@ -213,6 +251,11 @@ func (a *app) close(ctx context.Context) error {
 	for i := len(a.closers) - 1; i >= 0; i-- {
 		if err := a.closers[i].Close(); err != nil {
 			errs = append(errs, err)
+		}
+	}
+	if a.fleet != nil {
+		if err := a.fleet.close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("leave fleet: %w", err))
 		}
 	}
 	return errors.Join(errs...)

@@ -101,5 +101,5 @@ func (s *centralStores) KV(name string) (worker.KVNamespace, error) {
 	return kv, nil
 }
 
-func (s *centralStores) Broker() queue.Broker       { return s.broker }
+func (s *centralStores) Broker() queue.Broker      { return s.broker }
 func (s *centralStores) Objects() ObjectNamespaces { return s.objects }

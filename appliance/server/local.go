@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/cron"
 	"github.com/dwk/fleet/appliance/d1/d1local"
 	"github.com/dwk/fleet/appliance/datadir"
 	"github.com/dwk/fleet/appliance/kv/kvlocal"
@@ -127,7 +128,7 @@ func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log 
 		return nil, err
 	}
 	st.objects = rt
-	a, err = assemble(cfg, st, envs, m, log)
+	a, err = assemble(cfg, st, envs, m, cron.LocalClaimer{}, log)
 	if err == nil {
 		err = rt.start(ctx)
 	}

@@ -106,6 +106,8 @@ func (s *Server) Run(ctx context.Context) error {
 	switch s.cfg.Storage.Mode {
 	case config.ModeLocal:
 		app, err = openLocal(ctx, s.cfg, s.metrics, s.log)
+	case config.ModeCentral:
+		app, err = openCentral(ctx, s.cfg, s.metrics, s.log)
 	default:
 		return fmt.Errorf("storage mode %q is not supported by this build", s.cfg.Storage.Mode)
 	}
@@ -121,7 +123,18 @@ func (s *Server) Run(ctx context.Context) error {
 	s.addr = ln.Addr()
 	s.mu.Unlock()
 
-	hs := s.httpServer(s.health(app.handler))
+	hs := s.httpServer(s.health(s.memberHeader(app.handler)))
+	var internal *http.Server
+	var internalLn net.Listener
+	if app.internal != nil {
+		internalLn, err = net.Listen("tcp", s.cfg.Listen.Internal)
+		if err != nil {
+			ln.Close()
+			app.close(context.Background())
+			return fmt.Errorf("listen on %s (listen.internal): %w", s.cfg.Listen.Internal, err)
+		}
+		internal = s.httpServer(s.health(s.memberHeader(app.internal)))
+	}
 	var admin *http.Server
 	var adminLn net.Listener
 	if s.cfg.Listen.Admin != "" {
@@ -145,10 +158,18 @@ func (s *Server) Run(ctx context.Context) error {
 		app.close(context.Background())
 		return err
 	}
-	serveErr := make(chan error, 2)
+	serveErr := make(chan error, 3)
 	go func() { serveErr <- hs.Serve(ln) }()
+	if internal != nil {
+		go func() { serveErr <- internal.Serve(internalLn) }()
+	}
 	if admin != nil {
 		go func() { serveErr <- admin.Serve(adminLn) }()
+	}
+	if app.fleet != nil {
+		if err := app.fleet.ready(ctx); err != nil {
+			s.log.Warn("announce ready", "err", err)
+		}
 	}
 	s.state.Store(StateReady)
 	ready := Ready{Public: ln.Addr()}
@@ -169,10 +190,13 @@ func (s *Server) Run(ctx context.Context) error {
 		if admin != nil {
 			admin.Close()
 		}
+		if internal != nil {
+			internal.Close()
+		}
 		app.close(context.Background())
 		return fmt.Errorf("serve: %w", err)
 	}
-	err = s.drain(hs, app)
+	err = s.drain(app, hs, internal)
 	if admin != nil {
 		admin.Close()
 	}
@@ -187,10 +211,13 @@ func (s *Server) httpServer(h http.Handler) *http.Server {
 	}
 }
 
-// drain is the graceful exit: mark draining (readyz 503), stop admitting
-// background work, finish in-flight requests, then close WebSockets and
-// stores. It is bounded by drain.timeout.
-func (s *Server) drain(hs *http.Server, app *app) error {
+// drain is the graceful exit: mark draining (readyz 503, member record
+// draining, no new leases), give load balancers one refresh interval to
+// notice, stop admitting background work, finish in-flight public requests,
+// hand leases back and close WebSockets with 1012, then stop the internal
+// listener (which forwarded requests reach until the leases are gone) and
+// close the stores. It is bounded by drain.timeout.
+func (s *Server) drain(app *app, public, internal *http.Server) error {
 	s.state.Store(StateDraining)
 	s.metrics.Draining.Set(1)
 	timeout := s.cfg.Drain.Timeout.D()
@@ -198,16 +225,47 @@ func (s *Server) drain(hs *http.Server, app *app) error {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	start := time.Now()
+	if app.fleet != nil {
+		app.fleet.draining(ctx)
+		select {
+		case <-time.After(drainNotice):
+		case <-ctx.Done():
+		}
+	}
 	app.stopAdmission(ctx)
 	var errs []error
-	if err := hs.Shutdown(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("finish in-flight requests: %w", err))
-		hs.Close()
+	shutdown := func(hs *http.Server) {
+		if hs == nil {
+			return
+		}
+		if err := hs.Shutdown(ctx); err != nil {
+			hs.Close()
+			errs = append(errs, fmt.Errorf("finish in-flight requests: %w", err))
+		}
 	}
+	shutdown(public)
+	if err := app.release(ctx); err != nil {
+		errs = append(errs, err)
+	}
+	shutdown(internal)
 	if err := app.close(ctx); err != nil {
 		errs = append(errs, err)
 	}
 	s.state.Store(StateGone)
 	s.log.Info("drained", "took", time.Since(start).Round(time.Millisecond))
 	return errors.Join(errs...)
+}
+
+// drainNotice is how long a draining replica keeps serving after it marks
+// itself draining: one membership refresh interval (500ms) and a margin, so
+// load balancers and peers stop choosing it before its listeners close.
+const drainNotice = 700 * time.Millisecond
+
+// memberHeader names the serving replica on every response, so clients,
+// load balancers and tests can see who answered.
+func (s *Server) memberHeader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Dwk-Member", s.member)
+		next.ServeHTTP(w, r)
+	})
 }

@@ -1,0 +1,286 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/cron/cronlease"
+	"github.com/dwk/fleet/appliance/d1/d1libsql"
+	"github.com/dwk/fleet/appliance/datadir"
+	"github.com/dwk/fleet/appliance/fleet/membership"
+	"github.com/dwk/fleet/appliance/fleet/probe"
+	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/internalauth"
+	"github.com/dwk/fleet/appliance/kv/kvcentral"
+	"github.com/dwk/fleet/appliance/lease"
+	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/metrics"
+	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/appliance/queue/queuecentral"
+	"github.com/dwk/fleet/appliance/r2/r2s3"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// centralFleet is what a central-mode replica runs besides its workers:
+// membership, leases and the object runtime over the central stores. It
+// implements the fleet side of drain.
+type centralFleet struct {
+	log       *slog.Logger
+	dir       *datadir.Dir
+	coord     *coord.Store
+	heartbeat *membership.Heartbeat
+	view      *membership.View
+	leases    *lease.Manager
+	objects   *objects.Runtime
+	broker    *queuecentral.Broker
+	closers   []func() error
+}
+
+// openCentral checks the central stores (start-up probes), joins the fleet
+// and assembles the workers over the central stores. A probe failure is
+// returned as is: its message names the problem and the fix.
+func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log *slog.Logger) (a *app, err error) {
+	f := &centralFleet{log: log}
+	defer func() {
+		if err != nil {
+			f.close(context.Background())
+		}
+	}()
+	ls := cfg.Storage.LibSQL
+	token, _ := ls.AuthToken.Resolve() // validated
+	adminKey, _ := ls.AdminToken.Resolve()
+	secret, _ := cfg.Fleet.Secret.Resolve()
+	fleet := cfg.Fleet.Name
+
+	coordClient, err := hranaclient.New(hranaclient.Config{URL: ls.URL, AuthToken: token, Namespace: namespaces.Coord(fleet), OnRoundTrip: m.CoordRoundTrips.Inc})
+	if err != nil {
+		return nil, fmt.Errorf("storage.libsql: %w", err)
+	}
+	var admin *libsqladmin.Client
+	if ls.AdminURL != "" {
+		if admin, err = libsqladmin.New(libsqladmin.Config{URL: ls.AdminURL, AdminKey: adminKey}); err != nil {
+			return nil, fmt.Errorf("storage.libsql.admin_url: %w", err)
+		}
+	}
+	s3cfg := s3Config(cfg.Storage.S3)
+	s3client, err := r2s3.NewClient(ctx, s3cfg)
+	if err != nil {
+		return nil, fmt.Errorf("storage.s3: %w", err)
+	}
+
+	if _, err := probe.Run(ctx, probe.Config{
+		Fleet: fleet, Version: buildinfo.Version(),
+		LibSQL: coordClient, LibSQLURL: ls.URL, Admin: admin, AdminURL: ls.AdminURL,
+		S3: s3client, Bucket: s3cfg.Bucket, S3Endpoint: s3cfg.Endpoint,
+	}); err != nil {
+		return nil, err
+	}
+	if cfg.Storage.DataDir != "" {
+		if f.dir, err = datadir.Open(cfg.Storage.DataDir, config.ModeCentral, fleet); err != nil {
+			return nil, err
+		}
+		f.closers = append(f.closers, f.dir.Close)
+	}
+	if f.coord, err = coord.Open(ctx, coordClient, coord.Options{Logger: log}); err != nil {
+		return nil, fmt.Errorf("open coordination store: %w", err)
+	}
+	f.closers = append(f.closers, func() error { return f.coord.Close(context.Background()) })
+
+	if err := f.join(ctx, cfg, log); err != nil {
+		return nil, err
+	}
+	key, err := internalauth.New([]byte(secret))
+	if err != nil {
+		return nil, fmt.Errorf("fleet.secret: %w", err)
+	}
+	envs := map[string]*worker.Env{}
+	if err := f.newObjects(cfg, []byte(secret), key, token, adminKey, envs, m, log); err != nil {
+		return nil, err
+	}
+	queueNS := namespaces.Queues(fleet)
+	if admin != nil {
+		if err := admin.Create(ctx, queueNS); err != nil {
+			return nil, fmt.Errorf("create queue database %s: %w", queueNS, err)
+		}
+	}
+	if f.broker, err = queuecentral.Open(ctx, coordClient.WithNamespace(queueNS), queuecentral.Options{}); err != nil {
+		return nil, fmt.Errorf("open queues: %w", err)
+	}
+	f.closers = append(f.closers, f.broker.Close)
+	claimer, err := cronlease.New(f.coord, cfg.Fleet.Member, cronlease.Options{})
+	if err != nil {
+		return nil, err
+	}
+
+	st := &centralStores{
+		cfg: cfg, metrics: m, log: log, token: token, admin: admin, coord: f.coord,
+		s3: s3client, s3cfg: s3cfg, broker: f.broker, objects: f.objects,
+		d1: map[string]*d1libsql.DB{}, r2: map[string]*r2s3.Bucket{}, kv: map[string]*kvcentral.Namespace{},
+	}
+	a, err = assemble(cfg, st, envs, m, claimer, log)
+	for _, c := range st.closers {
+		f.closers = append(f.closers, c.Close)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := f.objects.Open(ctx); err != nil {
+		return nil, fmt.Errorf("start objects: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(f.objects, key))
+	mux.Handle("/", a.handler)
+	a.internal = mux
+	a.fleet = f
+	a.objects = f.objects
+	return a, nil
+}
+
+// join starts this replica's heartbeat (state starting), the fleet view,
+// and the lease manager.
+func (f *centralFleet) join(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
+	reg := membership.NewRegistry(f.coord, log)
+	self := membership.Member{
+		ID: cfg.Fleet.Member, State: membership.StateStarting, Public: cfg.Listen.Public,
+		Internal: cfg.Listen.Advertise, Admin: cfg.Listen.Admin, Version: buildinfo.Version(),
+		ConfigHash: cfg.Hash(), Started: time.Now().UTC(),
+	}
+	hb, err := membership.NewHeartbeat(reg, self, membership.HeartbeatOptions{TTL: cfg.Lease.TTL.D(), Logger: log})
+	if err != nil {
+		return err
+	}
+	if err := hb.Start(ctx); err != nil {
+		return fmt.Errorf("join fleet: %w", err)
+	}
+	f.heartbeat = hb
+	f.closers = append(f.closers, func() error { return hb.Stop(context.Background()) })
+	view, err := membership.NewView(reg, membership.ViewOptions{Logger: log})
+	if err != nil {
+		return err
+	}
+	if err := view.Start(ctx); err != nil {
+		return fmt.Errorf("watch fleet: %w", err)
+	}
+	f.view = view
+	f.closers = append(f.closers, func() error { return view.Stop(context.Background()) })
+	return nil
+}
+
+// newObjects makes the object runtime over per-object libSQL databases,
+// with leases for placement and internal HTTP for forwarding.
+func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key internalauth.Key, token, adminKey string, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) error {
+	f.leases = lease.New(lease.Config{
+		Coord: f.coord, Member: cfg.Fleet.Member, Addr: cfg.Listen.Advertise, TTL: cfg.Lease.TTL.D(), Metrics: m, Logger: log,
+	})
+	if err := f.leases.Open(context.Background()); err != nil {
+		return fmt.Errorf("start leases: %w", err)
+	}
+	f.closers = append(f.closers, func() error { return f.leases.Close(context.Background()) })
+	shards, err := objectShards(cfg.Storage.LibSQL, token, adminKey)
+	if err != nil {
+		return err
+	}
+	store, err := objcentral.NewStore(objcentral.StoreConfig{Shards: shards, NamespacePrefix: namespaces.ObjectPrefix(cfg.Fleet.Name), Logger: log})
+	if err != nil {
+		return err
+	}
+	placer := objcentral.NewPlacer(f.leases, readyMembers{f.view})
+	alarms, err := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: f.coord, Placer: placer, Claimer: cfg.Fleet.Member})
+	if err != nil {
+		return err
+	}
+	f.objects = objects.New(objects.Config{
+		Secret: secret, Store: store, Alarms: alarms, Placer: placer,
+		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: placer, Metrics: m, Logger: log}),
+		Env:       classEnv(cfg, envs),
+		Logger:    log.With("component", "objects"),
+	})
+	return nil
+}
+
+// objectShards are the libSQL servers object databases live on: the main
+// one, then every object_shards entry.
+func objectShards(ls *config.LibSQL, token, adminKey string) ([]objcentral.Shard, error) {
+	type server struct{ url, admin, token, adminKey string }
+	servers := []server{{ls.URL, ls.AdminURL, token, adminKey}}
+	for _, sh := range ls.ObjectShards {
+		t, _ := sh.AuthToken.Resolve()
+		k, _ := sh.AdminToken.Resolve()
+		servers = append(servers, server{sh.URL, sh.AdminURL, t, k})
+	}
+	var out []objcentral.Shard
+	for _, s := range servers {
+		c, err := hranaclient.New(hranaclient.Config{URL: s.url, AuthToken: s.token})
+		if err != nil {
+			return nil, fmt.Errorf("object shard %s: %w", s.url, err)
+		}
+		sh := objcentral.Shard{Name: s.url, Client: c}
+		if s.admin != "" {
+			if sh.Admin, err = libsqladmin.New(libsqladmin.Config{URL: s.admin, AdminKey: s.adminKey}); err != nil {
+				return nil, fmt.Errorf("object shard %s: %w", s.admin, err)
+			}
+		}
+		out = append(out, sh)
+	}
+	return out, nil
+}
+
+// readyMembers adapts the fleet view to what placement needs.
+type readyMembers struct{ v *membership.View }
+
+func (r readyMembers) Ready() []objcentral.Member {
+	ms := r.v.Ready()
+	out := make([]objcentral.Member, len(ms))
+	for i, m := range ms {
+		out[i] = objcentral.Member{ID: m.ID, Addr: m.Internal}
+	}
+	return out
+}
+
+// ready marks the replica ready in its member record.
+func (f *centralFleet) ready(ctx context.Context) error {
+	return f.heartbeat.SetState(ctx, membership.StateReady)
+}
+
+// draining marks the replica draining (load balancers drop it within one
+// refresh) and stops taking leases.
+func (f *centralFleet) draining(ctx context.Context) {
+	if err := f.heartbeat.SetState(ctx, membership.StateDraining); err != nil {
+		f.log.Warn("mark draining", "err", err)
+	}
+	f.leases.Drain()
+}
+
+// handBack releases every lease at once, so other replicas take over
+// without waiting for a TTL.
+func (f *centralFleet) handBack(ctx context.Context) error {
+	return f.leases.Close(ctx)
+}
+
+// close stops everything the fleet side started, newest first, and removes
+// the member record.
+func (f *centralFleet) close(ctx context.Context) error {
+	var errs []error
+	for i := len(f.closers) - 1; i >= 0; i-- {
+		if err := f.closers[i](); err != nil && !errors.Is(err, context.Canceled) {
+			errs = append(errs, err)
+		}
+	}
+	f.closers = nil
+	return errors.Join(errs...)
+}
+
+func s3Config(s *config.S3) r2s3.Config {
+	ak, _ := s.AccessKey.Resolve()
+	sk, _ := s.SecretKey.Resolve()
+	return r2s3.Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: s.PathStyle}
+}

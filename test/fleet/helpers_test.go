@@ -1,0 +1,56 @@
+package fleet
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+	"time"
+)
+
+var client = &http.Client{Timeout: 30 * time.Second}
+
+// post sends a POST and decodes a JSON answer; it returns the status and
+// the serving member.
+func post(url string, out any) (int, string, error) {
+	return do("POST", url, out)
+}
+
+func get(url string, out any) (int, string, error) {
+	return do("GET", url, out)
+}
+
+func do(method, url string, out any) (int, string, error) {
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		return resp.StatusCode, resp.Header.Get("X-Dwk-Member"), fmt.Errorf("%s %s: %s: %s", method, url, resp.Status, b)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			return resp.StatusCode, "", fmt.Errorf("%s %s: %v in %q", method, url, err, b)
+		}
+	}
+	return resp.StatusCode, resp.Header.Get("X-Dwk-Member"), nil
+}
+
+// eventually polls cond until it holds or the deadline passes.
+func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, d)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

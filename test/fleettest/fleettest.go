@@ -1,0 +1,223 @@
+// Package fleettest runs a real central-mode fleet for tests: a `dwk
+// libsql`, a versitygw S3 server, `dwk provision`, and N `dwk serve`
+// replicas on loopback, each with its own ports, all started by the test
+// and killed when it ends.
+package fleettest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/procs"
+	"github.com/dwk/fleet/test/s3server"
+)
+
+// Options shape a fleet.
+type Options struct {
+	// Replicas is the number of dwk serve processes. Default: 3.
+	Replicas int
+	// LeaseTTL is the object lease TTL. Default: 2s.
+	LeaseTTL time.Duration
+	// DrainTimeout bounds each drain. Default: 10s.
+	DrainTimeout time.Duration
+	// Edit changes each replica's config before it is written.
+	Edit func(i int, c *config.Config)
+}
+
+// Fleet is a running fleet.
+type Fleet struct {
+	t        testing.TB
+	Name     string
+	Secret   string
+	LibSQL   *libsqlserver.Server
+	S3       *s3server.Server
+	Bucket   string
+	Replicas []*Replica
+	dir      string
+	opts     Options
+}
+
+// Replica is one dwk serve.
+type Replica struct {
+	Index    int
+	Member   string
+	Config   string // path of its dwk.json
+	Public   string // http://host:port
+	Internal string // host:port
+	Admin    string // http://host:port
+	Proc     *procs.Proc
+	f        *Fleet
+}
+
+var (
+	readyRE = regexp.MustCompile(`ready on (http://\S+)`)
+	adminRE = regexp.MustCompile(`admin on (http://\S+)`)
+)
+
+// AdminToken is every test replica's admin token.
+const AdminToken = "test-admin-token"
+
+// Start provisions the stores and starts the replicas, waiting until each
+// is ready.
+func Start(t testing.TB, o Options) *Fleet {
+	t.Helper()
+	if o.Replicas == 0 {
+		o.Replicas = 3
+	}
+	if o.LeaseTTL == 0 {
+		o.LeaseTTL = 2 * time.Second
+	}
+	if o.DrainTimeout == 0 {
+		o.DrainTimeout = 10 * time.Second
+	}
+	f := &Fleet{t: t, Name: "t" + randHex(5), Secret: randHex(32), dir: t.TempDir(), opts: o}
+	f.LibSQL = libsqlserver.Start(t)
+	f.S3 = s3server.Start(t)
+	f.Bucket = f.S3.NewBucket(t)
+	for i := range o.Replicas {
+		f.Replicas = append(f.Replicas, f.newReplica(i))
+	}
+	prov := procs.Start(t, "dwk provision", procs.Binary(t), f.env(), "provision", "--config", f.Replicas[0].Config)
+	if code, err := prov.Wait(60 * time.Second); err != nil || code != 0 {
+		t.Fatalf("dwk provision: exit %d, %v\n%s", code, err, prov.Output())
+	}
+	for _, r := range f.Replicas {
+		r.Start()
+	}
+	return f
+}
+
+func (f *Fleet) env() []string {
+	return []string{"DWK_FLEET_SECRET=" + f.Secret, "DWK_S3_SECRET=" + f.S3.SecretKey, "DWK_ADMIN_TOKEN=" + AdminToken}
+}
+
+func (f *Fleet) newReplica(i int) *Replica {
+	r := &Replica{Index: i, Member: fmt.Sprintf("r%d", i), Internal: freeAddr(f.t), f: f}
+	c := config.Default()
+	c.Fleet = config.Fleet{Name: f.Name, Member: r.Member, Secret: &config.Secret{Env: "DWK_FLEET_SECRET"}}
+	c.Listen = config.Listen{Public: "127.0.0.1:0", Internal: r.Internal, Admin: "127.0.0.1:0"}
+	c.Storage = config.Storage{
+		Mode:   config.ModeCentral,
+		LibSQL: &config.LibSQL{URL: f.LibSQL.URL, AdminURL: f.LibSQL.AdminURL},
+		S3: &config.S3{
+			Endpoint: f.S3.Endpoint, Region: f.S3.Region, Bucket: f.Bucket, PathStyle: true,
+			AccessKey: config.Literal(f.S3.AccessKey), SecretKey: &config.Secret{Env: "DWK_S3_SECRET"},
+		},
+	}
+	if f.LibSQL.AuthToken != "" {
+		c.Storage.LibSQL.AuthToken = config.Literal(f.LibSQL.AuthToken)
+	}
+	if f.LibSQL.AdminKey != "" {
+		c.Storage.LibSQL.AdminToken = config.Literal(f.LibSQL.AdminKey)
+	}
+	c.Lease = config.Lease{TTL: config.Duration(f.opts.LeaseTTL)}
+	c.Drain = config.Drain{Timeout: config.Duration(f.opts.DrainTimeout)}
+	c.Admin = config.Admin{Token: &config.Secret{Env: "DWK_ADMIN_TOKEN"}}
+	c.Storage.DataDir = ""
+	c.ApplyDefaults()
+	if f.opts.Edit != nil {
+		f.opts.Edit(i, c)
+	}
+	b, err := config.Encode(c)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	r.Config = filepath.Join(f.dir, r.Member+".json")
+	if err := os.WriteFile(r.Config, b, 0o600); err != nil {
+		f.t.Fatal(err)
+	}
+	return r
+}
+
+// Start (re)starts the replica's process and waits until it is ready.
+func (r *Replica) Start() {
+	r.f.t.Helper()
+	r.Proc = procs.Start(r.f.t, "dwk serve "+r.Member, procs.Binary(r.f.t), r.f.env(), "serve", "--config", r.Config)
+	r.Admin = r.Proc.WaitFor(adminRE, 60*time.Second)[1]
+	r.Public = r.Proc.WaitFor(readyRE, 60*time.Second)[1]
+}
+
+// Kill sends SIGKILL.
+func (r *Replica) Kill() { r.Proc.Kill() }
+
+// Stop sends SIGTERM (a drain) and waits for a clean exit.
+func (r *Replica) Stop() {
+	r.f.t.Helper()
+	r.Proc.Signal(syscall.SIGTERM)
+	code, err := r.Proc.Wait(r.f.opts.DrainTimeout + 20*time.Second)
+	if err != nil || code != 0 {
+		r.f.t.Fatalf("%s: exit %d, %v after SIGTERM\n%s", r.Member, code, err, r.Proc.Output())
+	}
+}
+
+// Pause and Resume send SIGSTOP and SIGCONT.
+func (r *Replica) Pause()  { r.Proc.Signal(syscall.SIGSTOP) }
+func (r *Replica) Resume() { r.Proc.Signal(syscall.SIGCONT) }
+
+// Metric returns the value of a metric line (name with labels, as printed)
+// from the replica's /metrics, and whether it was found.
+func (r *Replica) Metric(name string) (float64, bool) {
+	resp, err := http.Get(r.Admin + "/metrics")
+	if err != nil {
+		return 0, false
+	}
+	defer resp.Body.Close()
+	var sb strings.Builder
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := resp.Body.Read(buf)
+		sb.Write(buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	for _, line := range strings.Split(sb.String(), "\n") {
+		if strings.HasPrefix(line, name+" ") {
+			var v float64
+			fmt.Sscan(strings.TrimPrefix(line, name+" "), &v)
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// Status is the replica's /admin/status.
+func (r *Replica) Status() (map[string]any, error) {
+	req, _ := http.NewRequest("GET", r.Admin+"/admin/status", nil)
+	req.Header.Set("Authorization", "Bearer "+AdminToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	return out, json.NewDecoder(resp.Body).Decode(&out)
+}
+
+func freeAddr(t testing.TB) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func randHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)[:n]
+}
