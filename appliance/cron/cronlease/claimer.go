@@ -1,0 +1,156 @@
+package cronlease
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/cron"
+)
+
+// DefaultTTL is how long a tick lease lives.
+const DefaultTTL = 24 * time.Hour
+
+// Sentinel errors. Test with errors.Is.
+var (
+	// ErrConfig: New was given no store, no member id or a bad TTL.
+	ErrConfig = errors.New("cronlease: invalid config")
+)
+
+// Options tune a Claimer. The zero value is the default.
+type Options struct {
+	// TTL is how long each tick lease lives, by the libSQL server's clock.
+	// It must exceed how late any replica could still claim a tick.
+	// Default: 24h.
+	TTL time.Duration
+}
+
+// Claimer grants each tick to one replica of the fleet. It is safe for
+// concurrent use and owns no goroutines.
+type Claimer struct {
+	store  *coord.Store
+	member string
+	ttl    time.Duration
+}
+
+var _ cron.TickClaimer = (*Claimer)(nil)
+
+// New returns the claimer of replica member over the fleet's coordination
+// store.
+func New(store *coord.Store, member string, o Options) (*Claimer, error) {
+	switch {
+	case store == nil:
+		return nil, fmt.Errorf("%w: no coordination store", ErrConfig)
+	case member == "":
+		return nil, fmt.Errorf("%w: no member id", ErrConfig)
+	case o.TTL < 0:
+		return nil, fmt.Errorf("%w: ttl %s is negative", ErrConfig, o.TTL)
+	}
+	if o.TTL == 0 {
+		o.TTL = DefaultTTL
+	}
+	return &Claimer{store: store, member: member, ttl: o.TTL}, nil
+}
+
+// Key is the coordination key of the lease of one tick of schedule (a
+// cron.Entry.Key).
+func Key(schedule string, tick time.Time) tuple.Key {
+	return tuple.Key{"cron", "tick", schedule, tick.UnixMilli()}
+}
+
+// Lease is the value of a tick lease.
+type Lease struct {
+	// Member is the replica that won the tick.
+	Member string `json:"member"`
+	// Token identifies the winning claim.
+	Token string `json:"token"`
+}
+
+// maxAttempts bounds the commits of one Claim whose answers were lost.
+const maxAttempts = 3
+
+// Claim reports whether this replica runs tick of schedule: one atomic
+// round trip. When a commit's answer is lost, Claim reads the lease back:
+// if it holds this claim's token the tick is won; if there is no lease the
+// commit is sent again with the same token (a late first commit then makes
+// the retry's check fail, and the read-back finds the token).
+func (c *Claimer) Claim(ctx context.Context, schedule string, tick time.Time) (bool, error) {
+	key := Key(schedule, tick)
+	lease, err := c.newLease()
+	if err != nil {
+		return false, c.errorf(schedule, tick, err)
+	}
+	value, err := json.Marshal(lease)
+	if err != nil {
+		return false, c.errorf(schedule, tick, fmt.Errorf("encode lease: %w", err))
+	}
+	for attempt := 1; ; attempt++ {
+		res, err := c.store.Atomic().Check(key, 0).Set(key, value, c.ttl).Commit(ctx)
+		switch {
+		case err == nil && (res.OK || attempt == 1):
+			return res.OK, nil
+		case err == nil:
+			// A retry lost the check: perhaps to this claim's own earlier
+			// commit, which landed late.
+			held, _, rerr := c.holder(ctx, key)
+			if rerr != nil {
+				return false, c.errorf(schedule, tick, rerr)
+			}
+			return held.Token == lease.Token, nil
+		case !errors.Is(err, coord.ErrOutcomeUnknown):
+			return false, c.errorf(schedule, tick, err)
+		}
+		held, ok, rerr := c.holder(ctx, key)
+		switch {
+		case rerr != nil:
+			return false, c.errorf(schedule, tick, fmt.Errorf("%w; reading the lease back: %w", err, rerr))
+		case ok:
+			return held.Token == lease.Token, nil
+		case attempt == maxAttempts:
+			return false, c.errorf(schedule, tick, fmt.Errorf("%d commits with lost answers: %w", attempt, err))
+		}
+	}
+}
+
+func (c *Claimer) errorf(schedule string, tick time.Time, err error) error {
+	return fmt.Errorf("claim cron tick %s of %q: %w", tick.UTC().Format(time.RFC3339Nano), schedule, err)
+}
+
+// Holder returns the lease of tick of schedule, if a replica won it.
+func (c *Claimer) Holder(ctx context.Context, schedule string, tick time.Time) (Lease, bool, error) {
+	l, ok, err := c.holder(ctx, Key(schedule, tick))
+	if err != nil {
+		return Lease{}, false, fmt.Errorf("read cron tick lease of %q at %s: %w", schedule, tick.UTC().Format(time.RFC3339Nano), err)
+	}
+	return l, ok, nil
+}
+
+func (c *Claimer) holder(ctx context.Context, key tuple.Key) (Lease, bool, error) {
+	e, err := c.store.Get(ctx, key)
+	if err != nil {
+		return Lease{}, false, err
+	}
+	if !e.Exists() {
+		return Lease{}, false, nil
+	}
+	var l Lease
+	if err := json.Unmarshal(e.Value, &l); err != nil {
+		return Lease{}, false, fmt.Errorf("decode lease: %w", err)
+	}
+	return l, true, nil
+}
+
+// newLease returns this replica's lease with a fresh token.
+func (c *Claimer) newLease() (Lease, error) {
+	b := make([]byte, 12)
+	if _, err := rand.Read(b); err != nil {
+		return Lease{}, fmt.Errorf("random token: %w", err)
+	}
+	return Lease{Member: c.member, Token: hex.EncodeToString(b)}, nil
+}
