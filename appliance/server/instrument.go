@@ -72,3 +72,56 @@ func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 // Unwrap gives http.ResponseController the underlying writer.
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// memberWriter sets X-Dwk-Member when the response starts, unless the
+// handler (a forwarding proxy) already set it.
+type memberWriter struct {
+	http.ResponseWriter
+	member  string
+	written bool
+}
+
+// MemberHeader is the response header naming the replica that served.
+const MemberHeader = "X-Dwk-Member"
+
+func (w *memberWriter) stamp() {
+	if w.written {
+		return
+	}
+	w.written = true
+	h := w.ResponseWriter.Header()
+	if vs := h.Values(MemberHeader); len(vs) > 0 {
+		h.Set(MemberHeader, vs[len(vs)-1])
+		return
+	}
+	h.Set(MemberHeader, w.member)
+}
+
+func (w *memberWriter) WriteHeader(code int) {
+	w.stamp()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *memberWriter) Write(b []byte) (int, error) {
+	w.stamp()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *memberWriter) Flush() {
+	w.stamp()
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack lets WebSocket upgrades through.
+func (w *memberWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("response writer cannot hijack")
+	}
+	return h.Hijack()
+}
+
+// Unwrap gives http.ResponseController the underlying writer.
+func (w *memberWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -262,10 +262,10 @@ func (s *Server) drain(app *app, public, internal *http.Server) error {
 const drainNotice = 700 * time.Millisecond
 
 // memberHeader names the serving replica on every response, so clients,
-// load balancers and tests can see who answered.
+// load balancers and tests can see who answered. A response forwarded from
+// the replica holding an object already names that replica; it is kept.
 func (s *Server) memberHeader(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Dwk-Member", s.member)
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(&memberWriter{ResponseWriter: w, member: s.member}, r)
 	})
 }
