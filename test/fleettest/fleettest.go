@@ -74,6 +74,18 @@ const AdminToken = "test-admin-token"
 // is ready.
 func Start(t testing.TB, o Options) *Fleet {
 	t.Helper()
+	f := New(t, o)
+	f.Provision()
+	for _, r := range f.Replicas {
+		r.Start()
+	}
+	return f
+}
+
+// New starts the stores and writes every replica's config, but neither
+// provisions the stores nor starts a replica.
+func New(t testing.TB, o Options) *Fleet {
+	t.Helper()
 	if o.Replicas == 0 {
 		o.Replicas = 3
 	}
@@ -90,14 +102,28 @@ func Start(t testing.TB, o Options) *Fleet {
 	for i := range o.Replicas {
 		f.Replicas = append(f.Replicas, f.newReplica(i))
 	}
-	prov := procs.Start(t, "dwk provision", procs.Binary(t), f.env(), "provision", "--config", f.Replicas[0].Config)
-	if code, err := prov.Wait(60 * time.Second); err != nil || code != 0 {
-		t.Fatalf("dwk provision: exit %d, %v\n%s", code, err, prov.Output())
-	}
-	for _, r := range f.Replicas {
-		r.Start()
-	}
 	return f
+}
+
+// Provision runs `dwk provision` with the first replica's config.
+func (f *Fleet) Provision() {
+	f.t.Helper()
+	prov := procs.Start(f.t, "dwk provision", procs.Binary(f.t), f.env(), "provision", "--config", f.Replicas[0].Config)
+	if code, err := prov.Wait(60 * time.Second); err != nil || code != 0 {
+		f.t.Fatalf("dwk provision: exit %d, %v\n%s", code, err, prov.Output())
+	}
+}
+
+// Run runs dwk with args and the fleet's environment, and returns its exit
+// code and output.
+func (f *Fleet) Run(args ...string) (int, string) {
+	f.t.Helper()
+	p := procs.Start(f.t, "dwk "+args[0], procs.Binary(f.t), f.env(), args...)
+	code, err := p.Wait(90 * time.Second)
+	if err != nil {
+		f.t.Fatalf("dwk %v: %v\n%s", args, err, p.Output())
+	}
+	return code, p.Output()
 }
 
 func (f *Fleet) env() []string {
