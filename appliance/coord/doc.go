@@ -66,8 +66,10 @@
 //	("lease", class, id)             object leases, JSON {holder, addr, epoch}, expiring (lease)
 //	("epoch", class, id)             per-object epoch counters, u64, never expire (lease)
 //	("alarm", "entry"|"due"|"claim", …)  object alarm index and claims (objcentral)
-//	("member", …), ("cron", …),
-//	("mode")                         the fleet machinery
+//	("member", id)                   member records, JSON, expiring (fleet/membership)
+//	("cron", "tick", schedule, ms)   cron tick leases, expiring after 24h (cron/cronlease)
+//	("mode")                         the mode marker (fleet/markerstore)
+//	("diagnose", "cas", random)      dwk diagnose scratch keys, deleted, expire in 1m (fleet/probe)
 //
 // appliance/lease/coordsql.go writes coord_kv directly (per-lease renew and
 // release in one round trip); change it with any layout change.

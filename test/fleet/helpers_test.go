@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,6 +18,17 @@ func post(url string, out any) (int, string, error) {
 	return do("POST", url, out)
 }
 
+// postJSON sends body as JSON.
+func postJSON(url string, body any, out any) (int, string, error) {
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequest("POST", url, bytes.NewReader(b))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	return send(req, out)
+}
+
 func get(url string, out any) (int, string, error) {
 	return do("GET", url, out)
 }
@@ -26,6 +38,11 @@ func do(method, url string, out any) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
+	return send(req, out)
+}
+
+func send(req *http.Request, out any) (int, string, error) {
+	method, url := req.Method, req.URL.String()
 	resp, err := client.Do(req)
 	if err != nil {
 		return 0, "", err

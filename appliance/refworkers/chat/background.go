@@ -14,8 +14,8 @@ import (
 const DefaultRetention = 7 * 24 * time.Hour
 
 // Queue implements worker.QueueConsumer: it records each notification once
-// (redeliveries are absorbed by the primary key), so tests can check that
-// every message was delivered.
+// and counts redeliveries, so tests can check that every message was
+// delivered and report duplicates.
 func (wk *Worker) Queue(ctx context.Context, batch *worker.MessageBatch, env *worker.Env) error {
 	if err := wk.schemas.ensure(ctx, env); err != nil {
 		return err
@@ -31,7 +31,8 @@ func (wk *Worker) Queue(ctx context.Context, batch *worker.MessageBatch, env *wo
 			continue
 		}
 		stmts = append(stmts, db.Prepare(
-			`INSERT INTO notifications (message_id, room, delivered_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`).
+			`INSERT INTO notifications (message_id, room, delivered_at) VALUES (?, ?, ?)
+			 ON CONFLICT (message_id) DO UPDATE SET deliveries = deliveries + 1`).
 			Bind(n.MessageID, n.Room, now))
 	}
 	if len(stmts) == 0 {

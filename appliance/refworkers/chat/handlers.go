@@ -115,14 +115,24 @@ func download(w http.ResponseWriter, r *http.Request, env *worker.Env, key strin
 }
 
 func stats(w http.ResponseWriter, r *http.Request, env *worker.Env) {
-	res, err := env.D1(BindingDB).Batch(r.Context(),
-		env.D1(BindingDB).Prepare("SELECT count(*) FROM messages"),
-		env.D1(BindingDB).Prepare("SELECT count(*) FROM notifications"))
+	db := env.D1(BindingDB)
+	res, err := db.Batch(r.Context(),
+		db.Prepare("SELECT count(*) FROM messages"),
+		db.Prepare("SELECT count(*), coalesce(sum(deliveries), 0) FROM notifications"),
+		db.Prepare(`SELECT m.id FROM messages m LEFT JOIN notifications n ON n.message_id = m.id
+		            WHERE n.message_id IS NULL ORDER BY m.id LIMIT 1000`))
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	writeJSON(w, map[string]any{"messages": res[0].Rows[0][0], "notifications": res[1].Rows[0][0]})
+	undelivered := make([]any, 0, len(res[2].Rows))
+	for _, row := range res[2].Rows {
+		undelivered = append(undelivered, row[0])
+	}
+	writeJSON(w, map[string]any{
+		"messages": res[0].Rows[0][0], "notifications": res[1].Rows[0][0], "deliveries": res[1].Rows[0][1],
+		"undelivered": undelivered,
+	})
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

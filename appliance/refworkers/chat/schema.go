@@ -20,7 +20,8 @@ CREATE INDEX IF NOT EXISTS messages_room ON messages (room, id);
 CREATE TABLE IF NOT EXISTS notifications (
   message_id INTEGER PRIMARY KEY,
   room TEXT NOT NULL,
-  delivered_at INTEGER NOT NULL
+  delivered_at INTEGER NOT NULL,
+  deliveries INTEGER NOT NULL DEFAULT 1
 );`
 
 // schemaOnce creates the D1 tables once per Env (per configured database).

@@ -9,6 +9,7 @@
 //	POST   /counter/{name}/alarm?in=2s → sets the alarm
 //	GET    /counter/{name}/alarm       → {"alarm_at", "fired", "last_fired_at"}
 //	DELETE /counter/{name}             → deletes the counter's data and alarm
+//	GET    /counter/_cron/ticks        → cron ticks recorded by Scheduled, with runs each
 package counter
 
 import (

@@ -69,6 +69,10 @@ func (o *object) Fetch(w http.ResponseWriter, r *http.Request) {
 		o.setAlarm(w, r)
 	case action == "alarm" && r.Method == http.MethodGet:
 		o.getAlarm(w, r)
+	case action == "tick" && r.Method == http.MethodPost:
+		o.tick(w, r)
+	case action == "ticks" && r.Method == http.MethodGet:
+		o.ticks(w, r)
 	default:
 		http.Error(w, "unknown counter route "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 	}

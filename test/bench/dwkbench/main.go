@@ -48,6 +48,7 @@ var benches = []bench{
 	{"storage", benchStorage},
 	{"libsql", benchLibsql},
 	{"coord", benchCoord},
+	{"queue", benchQueue},
 }
 
 func main() {
