@@ -38,6 +38,9 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		c.Listen.Public = *listen
 	}
 	log := newLogger(c.Log, stderr)
+	// Components that default to slog.Default log through this logger too
+	// (the embedded Caddy redirects the standard log package at init).
+	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
 	srv := server.New(c, server.Options{Logger: log, OnReady: func(r server.Ready) {

@@ -11,12 +11,16 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/metrics"
+	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/caddy/frontdoor"
+	"github.com/dwk/fleet/caddy/protocol"
 )
 
 // State is a replica's lifecycle state.
@@ -114,33 +118,39 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", s.cfg.Listen.Public)
-	if err != nil {
-		app.close(context.Background())
-		return fmt.Errorf("listen on %s (listen.public): %w", s.cfg.Listen.Public, err)
+	// In central mode the embedded front door (Caddy) owns listen.public
+	// and sends requests to the members' internal listeners, this one's
+	// included; in local mode the app server answers on listen.public.
+	central := app.internal != nil
+	var ln net.Listener
+	var hs *http.Server
+	if !central {
+		ln, err = net.Listen("tcp", s.cfg.Listen.Public)
+		if err != nil {
+			app.close(context.Background())
+			return fmt.Errorf("listen on %s (listen.public): %w", s.cfg.Listen.Public, err)
+		}
+		s.mu.Lock()
+		s.addr = ln.Addr()
+		s.mu.Unlock()
+		hs = s.httpServer(s.health(s.memberHeader(app.handler)))
 	}
-	s.mu.Lock()
-	s.addr = ln.Addr()
-	s.mu.Unlock()
-
-	hs := s.httpServer(s.health(s.memberHeader(app.handler)))
 	var internal *http.Server
 	var internalLn net.Listener
 	if app.internal != nil {
 		internalLn, err = net.Listen("tcp", s.cfg.Listen.Internal)
 		if err != nil {
-			ln.Close()
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.internal): %w", s.cfg.Listen.Internal, err)
 		}
-		internal = s.httpServer(s.health(s.memberHeader(app.internal)))
+		internal = s.httpServer(s.health(s.memberHeader(s.retryWhenDraining(app.internal))))
 	}
 	var admin *http.Server
 	var adminLn net.Listener
 	if s.cfg.Listen.Admin != "" {
 		adminLn, err = net.Listen("tcp", s.cfg.Listen.Admin)
 		if err != nil {
-			ln.Close()
+			closeListeners(ln, internalLn)
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.admin): %w", s.cfg.Listen.Admin, err)
 		}
@@ -151,20 +161,35 @@ func (s *Server) Run(ctx context.Context) error {
 		s.mu.Unlock()
 	}
 	if err := app.start(); err != nil {
-		ln.Close()
-		if adminLn != nil {
-			adminLn.Close()
-		}
+		closeListeners(ln, internalLn, adminLn)
 		app.close(context.Background())
 		return err
 	}
 	serveErr := make(chan error, 3)
-	go func() { serveErr <- hs.Serve(ln) }()
+	if hs != nil {
+		go func() { serveErr <- hs.Serve(ln) }()
+	}
 	if internal != nil {
 		go func() { serveErr <- internal.Serve(internalLn) }()
 	}
 	if admin != nil {
 		go func() { serveErr <- admin.Serve(adminLn) }()
+	}
+	var fd *frontdoor.FrontDoor
+	if central {
+		// After the internal listener serves: the front door's self
+		// routes (/readyz, /livez, /_dwk/*) go there.
+		if fd, err = frontdoor.Start(ctx, s.cfg); err != nil {
+			internal.Close()
+			if admin != nil {
+				admin.Close()
+			}
+			app.close(context.Background())
+			return fmt.Errorf("start the front door on %s (listen.public): %w", s.cfg.Listen.Public, err)
+		}
+		s.mu.Lock()
+		s.addr = fd.Addr()
+		s.mu.Unlock()
 	}
 	if app.fleet != nil {
 		if err := app.fleet.ready(ctx); err != nil {
@@ -172,11 +197,11 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}
 	s.state.Store(StateReady)
-	ready := Ready{Public: ln.Addr()}
+	ready := Ready{Public: s.Addr()}
 	if adminLn != nil {
 		ready.Admin = adminLn.Addr()
 	}
-	s.log.Info("serving", "addr", "http://"+ln.Addr().String(), "mode", s.cfg.Storage.Mode, "fleet", s.cfg.Fleet.Name, "member", s.member, "workers", len(s.cfg.Workers))
+	s.log.Info("serving", "addr", "http://"+s.Addr().String(), "mode", s.cfg.Storage.Mode, "fleet", s.cfg.Fleet.Name, "member", s.member, "workers", len(s.cfg.Workers))
 	if s.onReady != nil {
 		s.onReady(ready)
 	}
@@ -186,7 +211,12 @@ func (s *Server) Run(ctx context.Context) error {
 	case <-s.drainReq:
 	case err := <-serveErr:
 		s.state.Store(StateGone)
-		hs.Close()
+		if hs != nil {
+			hs.Close()
+		}
+		if fd != nil {
+			fd.Stop(context.Background())
+		}
 		if admin != nil {
 			admin.Close()
 		}
@@ -196,7 +226,7 @@ func (s *Server) Run(ctx context.Context) error {
 		app.close(context.Background())
 		return fmt.Errorf("serve: %w", err)
 	}
-	err = s.drain(app, hs, internal)
+	err = s.drain(app, hs, fd, internal)
 	if admin != nil {
 		admin.Close()
 	}
@@ -217,7 +247,7 @@ func (s *Server) httpServer(h http.Handler) *http.Server {
 // hand leases back and close WebSockets with 1012, then stop the internal
 // listener (which forwarded requests reach until the leases are gone) and
 // close the stores. It is bounded by drain.timeout.
-func (s *Server) drain(app *app, public, internal *http.Server) error {
+func (s *Server) drain(app *app, public *http.Server, fd *frontdoor.FrontDoor, internal *http.Server) error {
 	s.state.Store(StateDraining)
 	s.metrics.Draining.Set(1)
 	timeout := s.cfg.Drain.Timeout.D()
@@ -244,6 +274,13 @@ func (s *Server) drain(app *app, public, internal *http.Server) error {
 		}
 	}
 	shutdown(public)
+	if fd != nil {
+		// Stops accepting on listen.public and waits (up to drain.timeout)
+		// for the requests it proxies to any replica.
+		if err := fd.Stop(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if err := app.release(ctx); err != nil {
 		errs = append(errs, err)
 	}
@@ -254,6 +291,30 @@ func (s *Server) drain(app *app, public, internal *http.Server) error {
 	s.state.Store(StateGone)
 	s.log.Info("drained", "took", time.Since(start).Round(time.Millisecond))
 	return errors.Join(errs...)
+}
+
+// retryWhenDraining answers requests from the front door with a retry
+// answer (503 + X-Dwk-Retry: 1, package caddy/protocol) once the replica
+// drains, before reading them, so the front door replays them on a ready
+// replica. Forwarded object calls (objcentral.InternalPrefix) are served
+// until the leases are handed back.
+func (s *Server) retryWhenDraining(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if st := s.State(); (st == StateDraining || st == StateGone) && !strings.HasPrefix(r.URL.Path, objcentral.InternalPrefix) {
+			protocol.WriteRetry(w)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// closeListeners closes the listeners that are not nil.
+func closeListeners(lns ...net.Listener) {
+	for _, ln := range lns {
+		if ln != nil {
+			ln.Close()
+		}
+	}
 }
 
 // drainNotice is how long a draining replica keeps serving after it marks

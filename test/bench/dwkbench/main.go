@@ -49,6 +49,7 @@ var benches = []bench{
 	{"libsql", benchLibsql},
 	{"coord", benchCoord},
 	{"queue", benchQueue},
+	{"lb", benchLB},
 }
 
 func main() {

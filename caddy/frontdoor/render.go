@@ -1,0 +1,273 @@
+package frontdoor
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp/headers"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
+	"github.com/caddyserver/caddy/v2/modules/caddytls"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/caddy/dwkaffinity"
+	"github.com/dwk/fleet/caddy/dwkupstreams"
+	"github.com/dwk/fleet/caddy/protocol"
+)
+
+// ServerName is the name of the front door's server in the Caddy config.
+const ServerName = "dwk"
+
+// InternalPaths are the replicas' internal endpoints (forwarded object
+// calls): the front door answers them 404, so that they are reachable only
+// on the members' internal listeners.
+const InternalPaths = "/_dwk/internal/*"
+
+// retryExpression matches a retry answer (package protocol). The
+// transport-error guard keeps a stale status of an earlier attempt from
+// retrying a non-idempotent request whose own attempt failed in transit.
+const retryExpression = `{http.reverse_proxy.status_code} == 503 && ` +
+	`{http.reverse_proxy.header.` + protocol.RetryHeader + `} == "` + protocol.RetryValue + `" && ` +
+	`{http.reverse_proxy.is_transport_error} != true`
+
+// ErrConfig wraps every problem with dwk.json that keeps the front door
+// from rendering.
+var ErrConfig = errors.New("frontdoor: unusable configuration")
+
+// Render returns the Caddy JSON config of the front door of cfg, which
+// must be a validated central-mode configuration with defaults applied.
+// Secrets read from the environment appear as {env.NAME} placeholders,
+// others as values.
+func Render(cfg *config.Config, o Options) ([]byte, error) {
+	c, err := build(cfg, o)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(c)
+	if err != nil {
+		return nil, fmt.Errorf("frontdoor: encode caddy config: %w", err)
+	}
+	return b, nil
+}
+
+func build(cfg *config.Config, o Options) (*caddy.Config, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Storage.Mode != config.ModeCentral {
+		return nil, fmt.Errorf("%w: storage.mode is %q; the front door runs in central mode only", ErrConfig, cfg.Storage.Mode)
+	}
+	if cfg.Storage.LibSQL == nil || cfg.Storage.LibSQL.URL == "" {
+		return nil, fmt.Errorf("%w: storage.libsql.url is required", ErrConfig)
+	}
+	if cfg.Listen.Public == "" {
+		return nil, fmt.Errorf("%w: listen.public is required", ErrConfig)
+	}
+	secret, err := placeholderFor(cfg.Fleet.Secret)
+	if err != nil {
+		return nil, fmt.Errorf("%w: fleet.secret: %w", ErrConfig, err)
+	}
+	if secret == "" {
+		return nil, fmt.Errorf("%w: fleet.secret is required", ErrConfig)
+	}
+	token, err := placeholderFor(cfg.Storage.LibSQL.AuthToken)
+	if err != nil {
+		return nil, fmt.Errorf("%w: storage.libsql.auth_token: %w", ErrConfig, err)
+	}
+
+	var warnings []caddyconfig.Warning
+	routes := caddyhttp.RouteList{{
+		MatcherSetsRaw: caddyhttp.RawMatcherSets{{"path": caddyconfig.JSON(caddyhttp.MatchPath{InternalPaths}, &warnings)}},
+		HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(caddyhttp.StaticResponse{
+			StatusCode: caddyhttp.WeakString(strconv.Itoa(http.StatusNotFound)),
+		}, "handler", "static_response", &warnings)},
+		Terminal: true,
+	}}
+	selfPaths := o.SelfPaths
+	if selfPaths == nil {
+		selfPaths = DefaultSelfPaths()
+	}
+	if len(selfPaths) > 0 {
+		self, err := selfDial(cfg.Listen.Internal)
+		if err != nil {
+			return nil, err
+		}
+		routes = append(routes, caddyhttp.Route{
+			MatcherSetsRaw: caddyhttp.RawMatcherSets{{"path": caddyconfig.JSON(caddyhttp.MatchPath(selfPaths), &warnings)}},
+			HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(reverseproxy.Handler{
+				Upstreams: reverseproxy.UpstreamPool{{Dial: self}},
+			}, "handler", "reverse_proxy", &warnings)},
+			Terminal: true,
+		})
+	}
+	routes = append(routes, caddyhttp.Route{
+		HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(fleetProxy(cfg, o, secret, token, &warnings), "handler", "reverse_proxy", &warnings)},
+	})
+
+	srv := &caddyhttp.Server{Listen: []string{cfg.Listen.Public}}
+	app := caddyhttp.App{Servers: map[string]*caddyhttp.Server{ServerName: srv}}
+	app.GracePeriod = caddy.Duration(cfg.Drain.Timeout.D())
+	if o.GracePeriod > 0 {
+		app.GracePeriod = caddy.Duration(o.GracePeriod)
+	}
+	persist := false
+	out := &caddy.Config{
+		Admin:   &caddy.AdminConfig{Disabled: true, Config: &caddy.ConfigSettings{Persist: &persist}},
+		Logging: &caddy.Logging{Logs: map[string]*caddy.CustomLog{"default": {BaseLog: caddy.BaseLog{Level: logLevel(cfg, o)}}}},
+		AppsRaw: caddy.ModuleMap{},
+	}
+	if t := cfg.Listen.TLS; t != nil && len(t.Domains) > 0 {
+		if err := withTLS(out, &app, srv, &routes, cfg, o, &warnings); err != nil {
+			return nil, err
+		}
+	} else {
+		srv.AutoHTTPS = &caddyhttp.AutoHTTPSConfig{Disabled: true}
+	}
+	srv.Routes = routes
+	out.AppsRaw["http"] = caddyconfig.JSON(app, &warnings)
+	if len(warnings) > 0 {
+		return nil, fmt.Errorf("frontdoor: encode caddy config: %s", warnings[0].Message)
+	}
+	return out, nil
+}
+
+// fleetProxy is the reverse proxy over the fleet's ready members.
+func fleetProxy(cfg *config.Config, o Options, secret, token string, warnings *[]caddyconfig.Warning) reverseproxy.Handler {
+	rules := make([]dwkaffinity.Rule, len(cfg.Affinity.Rules))
+	for i, r := range cfg.Affinity.Rules {
+		rules[i] = dwkaffinity.Rule{Namespace: r.Namespace, Path: r.Path, Header: r.Header, Query: r.Query}
+	}
+	src := dwkupstreams.Upstreams{
+		URL: escapeBraces(cfg.Storage.LibSQL.URL), AuthToken: token, Fleet: cfg.Fleet.Name,
+		Address: o.Address, Refresh: caddy.Duration(o.Refresh),
+	}
+	lb := &reverseproxy.LoadBalancing{
+		SelectionPolicyRaw: caddyconfig.JSONModuleObject(dwkaffinity.Policy{Secret: secret, Rules: rules}, "policy", "dwk", warnings),
+	}
+	retries := o.Retries
+	if retries == 0 {
+		retries = DefaultRetries
+	}
+	if retries > 0 {
+		lb.Retries = retries
+		lb.TryInterval = caddy.Duration(DefaultTryInterval)
+		if o.TryInterval > 0 {
+			lb.TryInterval = caddy.Duration(o.TryInterval)
+		}
+		lb.RetryMatchRaw = caddyhttp.RawMatcherSets{
+			{"method": caddyconfig.JSON(caddyhttp.MatchMethod{http.MethodGet, http.MethodHead, http.MethodOptions}, warnings)},
+			{"expression": caddyconfig.JSON(retryExpression, warnings)},
+		}
+	}
+	dial := DefaultDialTimeout
+	if o.DialTimeout > 0 {
+		dial = o.DialTimeout
+	}
+	h := reverseproxy.Handler{
+		DynamicUpstreamsRaw: caddyconfig.JSONModuleObject(&src, "source", "dwk", warnings),
+		TransportRaw: caddyconfig.JSONModuleObject(reverseproxy.HTTPTransport{DialTimeout: caddy.Duration(dial)},
+			"protocol", "http", warnings),
+		LoadBalancing: lb,
+		Headers: &headers.Handler{Request: &headers.HeaderOps{Set: http.Header{
+			protocol.ObjectIDHeader: {"{" + dwkaffinity.PlaceholderObjectID + "}"},
+		}}},
+	}
+	if o.FailDuration >= 0 {
+		passive := &reverseproxy.PassiveHealthChecks{
+			FailDuration: caddy.Duration(DefaultFailDuration), MaxFails: DefaultMaxFails,
+		}
+		if o.FailDuration > 0 {
+			passive.FailDuration = caddy.Duration(o.FailDuration)
+		}
+		if o.MaxFails > 0 {
+			passive.MaxFails = o.MaxFails
+		}
+		h.HealthChecks = &reverseproxy.HealthChecks{Passive: passive}
+	}
+	switch {
+	case o.ReplayBody > 0:
+		h.RequestBuffers = o.ReplayBody
+	case o.ReplayBody == 0:
+		h.RequestBuffers = DefaultReplayBody
+	}
+	return h
+}
+
+// withTLS turns on automatic HTTPS for the listed domains.
+func withTLS(out *caddy.Config, app *caddyhttp.App, srv *caddyhttp.Server, routes *caddyhttp.RouteList, cfg *config.Config, o Options, warnings *[]caddyconfig.Warning) error {
+	t := cfg.Listen.TLS
+	_, port, err := net.SplitHostPort(cfg.Listen.Public)
+	if err != nil {
+		return fmt.Errorf("%w: listen.public %q: %w", ErrConfig, cfg.Listen.Public, err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		return fmt.Errorf("%w: listen.public %q: port is not a number", ErrConfig, cfg.Listen.Public)
+	}
+	app.HTTPSPort = p
+	// Redirects from HTTP need port 80; only a front door on 443 is
+	// assumed to have it.
+	srv.AutoHTTPS = &caddyhttp.AutoHTTPSConfig{DisableRedir: p != 443}
+	// The fleet route answers the listed domains only, which is also what
+	// tells automatic HTTPS which certificates to get; the self route
+	// answers any host, for health checks by address.
+	host := caddy.ModuleMap{"host": caddyconfig.JSON(caddyhttp.MatchHost(t.Domains), warnings)}
+	for i := range *routes {
+		if r := &(*routes)[i]; len(r.MatcherSetsRaw) == 0 {
+			r.MatcherSetsRaw = caddyhttp.RawMatcherSets{host}
+		}
+	}
+	if t.Email != "" {
+		tlsApp := caddytls.TLS{Automation: &caddytls.AutomationConfig{Policies: []*caddytls.AutomationPolicy{{
+			SubjectsRaw: t.Domains,
+			IssuersRaw:  []json.RawMessage{caddyconfig.JSONModuleObject(caddytls.ACMEIssuer{Email: t.Email}, "module", "acme", warnings)},
+		}}}}
+		out.AppsRaw["tls"] = caddyconfig.JSON(tlsApp, warnings)
+	}
+	dir := o.StorageDir
+	if dir == "" && cfg.Storage.DataDir != "" {
+		dir = filepath.Join(cfg.Storage.DataDir, "caddy")
+	}
+	if dir != "" {
+		out.StorageRaw = caddyconfig.JSON(map[string]string{"module": "file_system", "root": dir}, warnings)
+	}
+	return nil
+}
+
+// selfDial is the address of this replica's app server as seen from this
+// process: listen.internal with a wildcard host made loopback.
+func selfDial(internal string) (string, error) {
+	host, port, err := net.SplitHostPort(internal)
+	if err != nil || port == "" {
+		return "", fmt.Errorf("%w: listen.internal %q must be host:port", ErrConfig, internal)
+	}
+	switch host {
+	case "", "0.0.0.0":
+		host = "127.0.0.1"
+	case "::":
+		host = "::1"
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// logLevel is Caddy's log level for cfg's log.level.
+func logLevel(cfg *config.Config, o Options) string {
+	if o.LogLevel != "" {
+		return strings.ToUpper(o.LogLevel)
+	}
+	switch cfg.Log.Level {
+	case "debug":
+		return "DEBUG"
+	case "error":
+		return "ERROR"
+	}
+	return "WARN"
+}

@@ -1,0 +1,51 @@
+package coordfleet
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/lease"
+	"github.com/dwk/fleet/caddy/internal/leasecache"
+)
+
+// Leases reads lease holders through a Conn.
+type Leases struct {
+	conn *Conn
+}
+
+var _ leasecache.Lookup = Leases{}
+
+// NewLeases returns a lease lookup over conn.
+func NewLeases(conn *Conn) Leases { return Leases{conn: conn} }
+
+// Holders reads the leases of keys in one round trip. A lease key is
+// ("lease", namespace, hex id), as the lease manager writes it. An absent,
+// expired or unreadable record counts as no holder ("").
+func (l Leases) Holders(ctx context.Context, keys []leasecache.Key) ([]string, error) {
+	st, err := l.conn.Store(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tk := make([]tuple.Key, len(keys))
+	for i, k := range keys {
+		tk[i] = lease.KeyFor(k.Namespace, k.ID.String())
+	}
+	es, err := st.GetMany(ctx, tk)
+	if err != nil {
+		return nil, fmt.Errorf("look up %d leases: %w", len(keys), err)
+	}
+	out := make([]string, len(keys))
+	for i, e := range es {
+		if !e.Exists() {
+			continue
+		}
+		rec, err := lease.DecodeRecord(e.Value)
+		if err != nil {
+			l.conn.log.Warn("ignoring unreadable lease record", "key", fmt.Sprint(e.Key), "err", err)
+			continue
+		}
+		out[i] = rec.Holder
+	}
+	return out, nil
+}

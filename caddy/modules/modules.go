@@ -1,0 +1,14 @@
+// Package modules plugs every dwk Caddy module into Caddy. Import it for
+// its side effects, as xcaddy does:
+//
+//	xcaddy build --with github.com/dwk/fleet/caddy/modules
+//
+// It registers http.reverse_proxy.upstreams.dwk (package dwkupstreams) and
+// http.reverse_proxy.selection_policies.dwk (package dwkaffinity).
+package modules
+
+import (
+	// Modules register themselves in init.
+	_ "github.com/dwk/fleet/caddy/dwkaffinity"
+	_ "github.com/dwk/fleet/caddy/dwkupstreams"
+)

@@ -1,0 +1,172 @@
+package lbbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/fleet/membership"
+	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/caddy/frontdoor"
+)
+
+// fleetName and secret of the benchmark fleet.
+const (
+	fleetName = "lbbench"
+	secret    = "lbbench-fleet-secret-0123456789abcdef"
+)
+
+// env is everything a run measures: app servers registered as members,
+// the front door and a plain reverse proxy in front of them.
+type env struct {
+	libsql  *libsqlServer
+	store   *coord.Store
+	apps    []*http.Server
+	appURLs []string
+	fd      *frontdoor.FrontDoor
+	fdURL   string
+	rp      *http.Server
+	rpURL   string
+}
+
+func setUp(ctx context.Context, o Options) (e *env, err error) {
+	e = &env{}
+	defer func() {
+		if err != nil {
+			e.tearDown()
+		}
+	}()
+	if e.libsql, err = startLibSQL(ctx, o.DWK); err != nil {
+		return nil, err
+	}
+	admin, err := libsqladmin.New(libsqladmin.Config{URL: e.libsql.adminURL})
+	if err != nil {
+		return nil, err
+	}
+	ns := namespaces.Coord(fleetName)
+	if err := admin.Create(ctx, ns); err != nil {
+		return nil, fmt.Errorf("create coordination database: %w", err)
+	}
+	c, err := hranaclient.New(hranaclient.Config{URL: e.libsql.url, Namespace: ns})
+	if err != nil {
+		return nil, err
+	}
+	if e.store, err = coord.Open(ctx, c, coord.Options{}); err != nil {
+		return nil, err
+	}
+	reg := membership.NewRegistry(e.store, nil)
+	for i := range o.Members {
+		srv, u, err := serve(appHandler())
+		if err != nil {
+			return nil, err
+		}
+		e.apps, e.appURLs = append(e.apps, srv), append(e.appURLs, u)
+		m := membership.Member{ID: "m" + strconv.Itoa(i+1), State: membership.StateReady, Internal: hostOf(u), Started: time.Now()}
+		if err := reg.Put(ctx, m, time.Hour); err != nil {
+			return nil, err
+		}
+	}
+
+	cfg := &config.Config{
+		Fleet:   config.Fleet{Name: fleetName, Member: "m1", Secret: config.Literal(secret)},
+		Listen:  config.Listen{Public: "127.0.0.1:0", Internal: hostOf(e.appURLs[0])},
+		Storage: config.Storage{Mode: config.ModeCentral, LibSQL: &config.LibSQL{URL: e.libsql.url}},
+		Affinity: config.Affinity{Rules: []config.AffinityRule{
+			{Namespace: "Counter", Path: "/counter/{name}/..."},
+			{Namespace: "ChatRoom", Path: "/chat/rooms/{name}/..."},
+		}},
+		Drain: config.Drain{Timeout: config.Duration(5 * time.Second)},
+	}
+	cfg.ApplyDefaults()
+	if e.fd, err = frontdoor.StartOptions(ctx, cfg, frontdoor.Options{LogLevel: "ERROR"}); err != nil {
+		return nil, err
+	}
+	e.fdURL = "http://" + e.fd.Addr().String()
+
+	target, _ := url.Parse(e.appURLs[0])
+	rp := httputil.NewSingleHostReverseProxy(target)
+	// As many idle connections as clients, like the front door's
+	// transport; the default (2 per host) would measure connection setup.
+	rp.Transport = &http.Transport{MaxIdleConnsPerHost: 2 * o.Concurrency, IdleConnTimeout: time.Minute}
+	// Cancelled client requests at the end of each load run are expected.
+	rp.ErrorLog = log.New(io.Discard, "", 0)
+	if e.rp, e.rpURL, err = serve(rp); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (e *env) tearDown() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if e.fd != nil {
+		e.fd.Stop(ctx)
+	}
+	if e.rp != nil {
+		e.rp.Close()
+	}
+	for _, s := range e.apps {
+		s.Close()
+	}
+	if e.store != nil {
+		e.store.Close(ctx)
+	}
+	if e.libsql != nil {
+		e.libsql.stop()
+	}
+}
+
+// appHandler is a minimal app server: a short answer to requests, and an
+// idle echo for WebSockets.
+func appHandler() http.Handler {
+	up := websocket.Upgrader{}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if websocket.IsWebSocketUpgrade(r) {
+			c, err := up.Upgrade(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer c.Close()
+			for {
+				mt, msg, err := c.ReadMessage()
+				if err != nil {
+					return
+				}
+				if err := c.WriteMessage(mt, msg); err != nil {
+					return
+				}
+			}
+		}
+		io.Copy(io.Discard, r.Body)
+		io.WriteString(w, "ok\n")
+	})
+}
+
+// serve runs h on a loopback port; Close ends it and its connections.
+func serve(h http.Handler) (*http.Server, string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	return srv, "http://" + ln.Addr().String(), nil
+}
+
+func hostOf(u string) string {
+	p, _ := url.Parse(u)
+	return p.Host
+}

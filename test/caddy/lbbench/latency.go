@@ -1,0 +1,73 @@
+package lbbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"syscall"
+	"time"
+
+	"github.com/dwk/fleet/test/bench/load"
+)
+
+// Latency is one side's load result.
+type Latency struct {
+	load.Result
+	// CPUPerRequest is the process's user+system CPU time per request
+	// (clients, proxy and app servers together).
+	CPUPerRequest time.Duration `json:"cpu_per_request_ns"`
+}
+
+// latency loads the three sides one after the other with the same object
+// requests (one object per client).
+func (e *env) latency(ctx context.Context, o Options) ([]Latency, error) {
+	sides := []struct{ name, base string }{
+		{"direct to an app server", e.appURLs[0]},
+		{"through the front door (Caddy + dwk modules)", e.fdURL},
+		{"through httputil.ReverseProxy", e.rpURL},
+	}
+	var out []Latency
+	for _, s := range sides {
+		client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * o.Concurrency}}
+		op := func(ctx context.Context, i int) error {
+			return get(ctx, client, fmt.Sprintf("%s/counter/bench-%d/value", s.base, i))
+		}
+		load.Run(ctx, "warm", o.Concurrency, min(time.Second, o.Duration), op)
+		before := cpuTime()
+		r := load.Run(ctx, s.name, o.Concurrency, o.Duration, op)
+		used := cpuTime() - before
+		client.CloseIdleConnections()
+		if r.Requests == 0 {
+			return nil, fmt.Errorf("%s: no request succeeded: %s", s.name, r.FirstError)
+		}
+		out = append(out, Latency{Result: r, CPUPerRequest: used / time.Duration(r.Requests)})
+	}
+	return out, nil
+}
+
+func get(ctx context.Context, c *http.Client, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	res, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: %s", url, res.Status)
+	}
+	return nil
+}
+
+// cpuTime is the user plus system CPU time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}

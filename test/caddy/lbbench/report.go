@@ -1,0 +1,52 @@
+package lbbench
+
+import (
+	"fmt"
+	"time"
+)
+
+// report lays the results out as a table, ratios against the direct side.
+func report(o Options, lat []Latency, socks []Sockets) *Report {
+	r := &Report{
+		Title: "Load balancer: direct vs the embedded front door vs httputil.ReverseProxy",
+		Notes: fmt.Sprintf("%d keep-alive clients, %v per side, loopback, GET of one object per client "+
+			"(the front door routes by affinity over %d app servers registered in a dwk libsql coordination KV). "+
+			"CPU is the whole process's (clients, proxy and app servers) per request: the proxy's share is the "+
+			"difference from the direct row. Memory per idle WebSocket: %d sockets per side, heap in use plus "+
+			"goroutine stacks and RSS, after a GC; the front door's own cost is the difference from the direct row.",
+			o.Concurrency, o.Duration, o.Members, o.Sockets),
+		Header:  []string{"target", "req/s", "p50", "p99", "CPU/request", "errors", "p50 vs direct", "CPU vs direct"},
+		Latency: lat,
+		Sockets: socks,
+	}
+	base := lat[0]
+	for _, l := range lat {
+		r.Rows = append(r.Rows, []string{
+			l.Name, fmt.Sprintf("%.0f", l.RPS), l.P50.Round(time.Microsecond).String(), l.P99.Round(time.Microsecond).String(),
+			l.CPUPerRequest.Round(100 * time.Nanosecond).String(), fmt.Sprint(l.Errors),
+			fmt.Sprintf("%.2fx", float64(l.P50)/float64(base.P50)),
+			fmt.Sprintf("%.2fx", float64(l.CPUPerRequest)/float64(base.CPUPerRequest)),
+		})
+	}
+	for _, s := range socks {
+		r.Rows = append(r.Rows, []string{
+			fmt.Sprintf("%s (%d)", s.Name, s.Sockets), "", "", "", "", "",
+			fmt.Sprintf("heap %s/socket", size(s.HeapPerSocket)), fmt.Sprintf("RSS %s/socket", size(s.RSSPerSocket)),
+		})
+	}
+	if len(socks) == 2 {
+		r.Rows = append(r.Rows, []string{
+			"front door cost per idle WebSocket", "", "", "", "", "",
+			fmt.Sprintf("heap %s", size(socks[1].HeapPerSocket-socks[0].HeapPerSocket)),
+			fmt.Sprintf("RSS %s", size(socks[1].RSSPerSocket-socks[0].RSSPerSocket)),
+		})
+	}
+	return r
+}
+
+func size(n int64) string {
+	if n >= 1024 || n <= -1024 {
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%d B", n)
+}
