@@ -1,48 +1,191 @@
 #!/usr/bin/env bash
-# make demo: run dwk with the reference workers on this machine.
-# make demo-down: stop it. State lives in .demo/ (ignored by git).
+# make demo: a 3-replica central-mode dwk fleet on this machine, stood up by
+# Terraform from examples/local: dwk libsql and versitygw as the central
+# stores, three `dwk serve` replicas, each behind its own built-in front door
+# (Caddy) that balances over the whole fleet.
+#
+# make demo-down (scripts/demo.sh down): terraform destroy, stop the stores,
+# remove .demo. Nothing keeps running.
+#
+# scripts/demo.sh prepare: build, install the provider mirror and start the
+# stores, without applying (to run examples/staging or custom-worker by
+# hand); scripts/demo.sh env: the exports that point terraform at the
+# mirror and the stores: eval "$(scripts/demo.sh env)".
+#
+# Everything lives in .demo/ (ignored by git): the provider's filesystem
+# mirror and CLI config, the Terraform state, the stores' data, pids and
+# logs, the replicas' install directories. No network is needed.
+#
+# Settings (environment): DWK_DEMO_PORT (first replica's port, default
+# 8787; replica n uses +10n), DWK_DEMO_LIBSQL_PORT (18080 and the next),
+# DWK_DEMO_S3_PORT (17070), TERRAFORM (the CLI; default terraform, else tofu).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DEMO=.demo
-ADDR=${DWK_DEMO_ADDR:-127.0.0.1:8787}
+ROOT=$PWD
+export DWK_DEMO_DIR=${DWK_DEMO_DIR:-$ROOT/.demo}
+DEMO=$DWK_DEMO_DIR
+EXAMPLE=$ROOT/examples/local
+PORT=${DWK_DEMO_PORT:-8787}
+REPLICAS=3
+PROVIDER_VERSION=0.0.1
 
 say() { printf '==> %s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-down() {
-  if [ -f "$DEMO/dwk.pid" ] && kill -0 "$(cat "$DEMO/dwk.pid")" 2>/dev/null; then
-    say "stopping dwk (pid $(cat "$DEMO/dwk.pid")), draining"
-    kill -TERM "$(cat "$DEMO/dwk.pid")"
-    for _ in $(seq 1 100); do kill -0 "$(cat "$DEMO/dwk.pid")" 2>/dev/null || break; sleep 0.1; done
+# find_terraform sets TF to terraform, or tofu when terraform is missing.
+find_terraform() {
+  if [ -n "${TERRAFORM:-}" ]; then TF=$TERRAFORM
+  elif command -v terraform >/dev/null; then TF=terraform
+  elif command -v tofu >/dev/null; then TF=tofu
+  else
+    die "neither terraform (1.11 or later) nor tofu is on PATH. Install one: https://developer.hashicorp.com/terraform/install or https://opentofu.org/docs/intro/install/"
   fi
-  rm -f "$DEMO/dwk.pid"
-  say "demo stopped (data kept in $DEMO/data; rm -rf $DEMO to forget it)"
+  say "using $($TF version | head -n 1)"
 }
 
-if [ "${1:-}" = down ]; then down; exit 0; fi
+# tf runs the CLI on examples/local with the demo's mirror, data dir and variables.
+tf() {
+  TF_CLI_CONFIG_FILE=$DEMO/terraformrc TF_DATA_DIR=$DEMO/terraform TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1 \
+    "$TF" -chdir="$EXAMPLE" "$@"
+}
 
-mkdir -p "$DEMO"
-if [ -f "$DEMO/dwk.pid" ] && kill -0 "$(cat "$DEMO/dwk.pid")" 2>/dev/null; then
-  say "demo already running: http://$ADDR/ (make demo-down stops it)"
-  exit 0
-fi
-say "starting dwk serve (local mode) on $ADDR"
-nohup bin/dwk serve --data-dir "$DEMO/data" --listen "$ADDR" >"$DEMO/dwk.log" 2>&1 &
-echo $! >"$DEMO/dwk.pid"
-for _ in $(seq 1 100); do
-  if grep -q "ready on" "$DEMO/dwk.log" 2>/dev/null; then break; fi
-  if ! kill -0 "$(cat "$DEMO/dwk.pid")" 2>/dev/null; then
-    echo "dwk serve exited; its log:" >&2; cat "$DEMO/dwk.log" >&2; rm -f "$DEMO/dwk.pid"; exit 1
+# variables exports what examples/local needs.
+variables() {
+  eval "$(scripts/demo-stores.sh env)"
+  TF_VAR_fleet_secret=$(cat "$DEMO/fleet-secret")
+  export TF_VAR_fleet_secret
+  export TF_VAR_state_dir=$DEMO/fleet TF_VAR_artifact=$ROOT/bin/dwk TF_VAR_base_port=$PORT TF_VAR_replicas=$REPLICAS
+}
+
+# mirror installs the provider where `terraform init` finds it without a
+# network, under both registries' host names (OpenTofu's default is its own).
+mirror() {
+  local os arch
+  os=$(go env GOOS) arch=$(go env GOARCH)
+  for host in registry.terraform.io registry.opentofu.org; do
+    local dir=$DEMO/plugins/$host/dwk/dwk/$PROVIDER_VERSION/${os}_$arch
+    mkdir -p "$dir"
+    cp bin/terraform-provider-dwk "$dir/terraform-provider-dwk_v$PROVIDER_VERSION"
+  done
+  cat >"$DEMO/terraformrc" <<EOF
+provider_installation {
+  filesystem_mirror {
+    path    = "$DEMO/plugins"
+    include = ["registry.terraform.io/dwk/dwk", "registry.opentofu.org/dwk/dwk"]
+  }
+  direct {
+    exclude = ["registry.terraform.io/dwk/dwk", "registry.opentofu.org/dwk/dwk"]
+  }
+}
+EOF
+  say "installed the provider into the filesystem mirror $DEMO/plugins"
+}
+
+# have_state reports whether the demo's Terraform state holds resources.
+have_state() { [ -s "$DEMO/terraform.tfstate" ] && grep -q '"resources": \[[^]]' <(tr -d '\n' <"$DEMO/terraform.tfstate"); }
+
+# prepare builds dwk and the provider, fills the mirror, starts the stores
+# and makes the fleet secret.
+prepare() {
+  find_terraform
+  command -v go >/dev/null || die "go is not on PATH; it builds dwk and the provider"
+  mkdir -p "$DEMO"
+
+  say "building bin/dwk"
+  make --no-print-directory -s build
+  say "building bin/terraform-provider-dwk"
+  go build -o bin/terraform-provider-dwk ./cmd/terraform-provider-dwk
+  mirror
+
+  scripts/demo-stores.sh start
+
+  if [ ! -s "$DEMO/fleet-secret" ]; then
+    (umask 077 && openssl rand -hex 32 >"$DEMO/fleet-secret")
+    say "generated the fleet secret into $DEMO/fleet-secret"
   fi
-  sleep 0.1
-done
-grep -q "ready on" "$DEMO/dwk.log" || { echo "dwk serve did not become ready; see $DEMO/dwk.log" >&2; exit 1; }
-say "ready"
-cat <<MSG
+}
 
-  Chat:     http://$ADDR/            (open it in two browser tabs)
-  Counter:  curl -X POST http://$ADDR/counter/demo/increment
-  Health:   curl http://$ADDR/readyz
-  Logs:     $DEMO/dwk.log
+# env prints the exports that point terraform at the demo's mirror and
+# stores, with the demo's fleet secret.
+env_lines() {
+  [ -s "$DEMO/terraformrc" ] || die "run 'scripts/demo.sh prepare' (or make demo) first"
+  echo "export TF_CLI_CONFIG_FILE=$DEMO/terraformrc"
+  scripts/demo-stores.sh env
+  echo "export TF_VAR_fleet_secret=$(cat "$DEMO/fleet-secret") TF_VAR_secret=$(cat "$DEMO/fleet-secret")"
+}
 
-  make demo-down stops it.
+up() {
+  prepare
+  variables
+
+  if ! have_state; then
+    for i in $(seq 0 $((REPLICAS - 1))); do
+      for p in $((PORT + 10 * i)) $((PORT + 10 * i + 1)) $((PORT + 10 * i + 2)); do
+        listening "$p" && die "port $p is taken (a demo from an older dwk? run 'make demo-down'); or pick other ports with DWK_DEMO_PORT=<port>"
+      done
+    done
+  fi
+
+  # The lock file pins the checksum of a provider built here; a rebuilt
+  # provider has another, so it is made afresh.
+  rm -f "$EXAMPLE/.terraform.lock.hcl"
+  say "terraform init (examples/local; state in $DEMO/terraform.tfstate)"
+  tf init -input=false -reconfigure -backend-config="path=$DEMO/terraform.tfstate" >"$DEMO/init.log" 2>&1 ||
+    { cat "$DEMO/init.log" >&2; die "terraform init failed"; }
+
+  say "terraform apply: databases, bucket, mode marker, then $REPLICAS replicas"
+  tf apply -input=false -auto-approve
+
+  local urls
+  urls=$(tf output -json urls | tr -d '[]"' | tr ',' ' ')
+  local first=${urls%% *}
+  cat <<MSG
+
+  A $REPLICAS-replica dwk fleet runs in central mode. Every replica's front door
+  balances over the whole fleet; use any of them:
+$(for u in $urls; do printf '      %s/\n' "$u"; done)
+
+  Chat:     $first/                (open it in two tabs, or one per URL)
+  Counter:  curl -X POST $first/counter/demo/increment
+  Members:  bin/dwk status$(for i in $(seq 0 $((REPLICAS - 1))); do printf ' --admin http://127.0.0.1:%d' $((PORT + 10 * i + 2)); done) \\
+              --token "\$(TF_DATA_DIR=$DEMO/terraform $TF -chdir=examples/local output -raw admin_token)"
+  Logs:     $DEMO/fleet/replica-*/dwk.log, $DEMO/libsql.log, $DEMO/s3.log
+
+  make demo-down destroys it all.
 MSG
+}
+
+down() {
+  if [ -d "$DEMO" ] && have_state; then
+    find_terraform
+    if [ -x bin/dwk ] && [ -s "$DEMO/terraformrc" ] && [ -s "$DEMO/fleet-secret" ]; then
+      scripts/demo-stores.sh start >/dev/null
+      variables
+      say "terraform destroy: drain and remove the replicas, then the marker, bucket and databases"
+      tf destroy -input=false -auto-approve || echo "terraform destroy failed; stopping what is left by hand" >&2
+    fi
+  fi
+  # Whatever survived a failed destroy: replicas under .demo/fleet, and the
+  # single process of the local-mode demo this script used to run.
+  for pidfile in "$DEMO"/fleet/*/dwk.pid "$DEMO/dwk.pid"; do
+    if alive "$pidfile"; then
+      say "stopping leftover replica (pid $(cat "$pidfile"))"
+      kill -TERM "$(cat "$pidfile")" 2>/dev/null || true
+      for _ in $(seq 1 150); do alive "$pidfile" || break; sleep 0.1; done
+      alive "$pidfile" && kill -KILL "$(cat "$pidfile")" 2>/dev/null || true
+    fi
+  done
+  if [ -d "$DEMO" ]; then scripts/demo-stores.sh stop; fi
+  rm -rf "$DEMO" "$EXAMPLE/.terraform.lock.hcl"
+  say "demo removed: nothing is running and $DEMO is gone"
+}
+
+case "${1:-up}" in
+  up) up ;;
+  down) down ;;
+  prepare) prepare; say "ready: eval \"\$(scripts/demo.sh env)\"" ;;
+  env) env_lines ;;
+  *) echo "usage: $0 [up|down|prepare|env]" >&2; exit 2 ;;
+esac

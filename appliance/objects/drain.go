@@ -5,8 +5,9 @@ import (
 	"fmt"
 )
 
-// Drain prepares the runtime for exit: it stops starting instances and
-// alarms (new objects get ErrDraining, HTTP 503), waits for in-flight events
+// Drain prepares the runtime for exit: it stops taking events and alarms
+// (they get ErrDraining: HTTP 503 with X-Dwk-Retry, so the front door
+// replays them on another replica), waits for in-flight events
 // to finish, then stops every instance — closing its WebSockets with 1012
 // (service restart) so clients reconnect elsewhere, closing its storage and
 // releasing its lease. Bounded by ctx: when ctx ends, remaining

@@ -51,11 +51,13 @@ func (rt *Runtime) enter(id worker.ObjectID) (*instance, error) {
 	case stateClosed:
 		return nil, ErrClosed
 	}
+	if rt.state == stateDraining {
+		// Existing objects too: a drain must reach idle quickly so their
+		// leases can be handed back; the caller replays elsewhere.
+		return nil, ErrDraining
+	}
 	in := rt.instances[k]
 	if in == nil {
-		if rt.state == stateDraining {
-			return nil, ErrDraining
-		}
 		ctor, ok := rt.classes[k.ns]
 		if !ok {
 			return nil, fmt.Errorf("objects: class %q: %w", k.ns, ErrUnknownClass)

@@ -10,6 +10,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/caddy/protocol"
 )
 
 // stub addresses one object through the runtime.
@@ -70,6 +71,10 @@ func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.rt.cfg.Forwarder.Forward(w, r, s.id, away.Holder)
 	case errors.Is(err, errPanicked):
 		// The response is already (partly) written.
+	case errors.Is(err, ErrDraining), errors.Is(err, ErrClosed), errors.Is(err, ErrNotOpen):
+		// Nothing ran: the front door may replay the request on another
+		// replica, which takes the object over once this one lets go.
+		protocol.WriteRetry(w)
 	default:
 		s.rt.log.Warn("object request failed", "object", s.id, "err", err)
 		http.Error(w, err.Error(), errorStatus(err))

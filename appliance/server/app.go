@@ -227,14 +227,17 @@ func (a *app) doRelease(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("stop queue consumer: %w", err))
 		}
 	}
-	if a.fleet != nil {
-		if err := a.fleet.handBack(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("hand back leases: %w", err))
-		}
-	}
+	// Objects first: the runtime refuses new events (they are replayed
+	// elsewhere), waits for running ones, closes WebSockets with 1012 and
+	// releases each object's lease; then any lease left is handed back.
 	if a.objects != nil {
 		if err := a.objects.Drain(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("drain objects: %w", err))
+		}
+	}
+	if a.fleet != nil {
+		if err := a.fleet.handBack(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("hand back leases: %w", err))
 		}
 	}
 	return errors.Join(errs...)

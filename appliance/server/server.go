@@ -284,6 +284,14 @@ func (s *Server) drain(app *app, public *http.Server, fd *frontdoor.FrontDoor, i
 	if err := app.release(ctx); err != nil {
 		errs = append(errs, err)
 	}
+	if app.fleet != nil {
+		// Peers that looked up this replica as a holder just before the
+		// handback finish their forwards before the listener closes.
+		select {
+		case <-time.After(handbackGrace):
+		case <-ctx.Done():
+		}
+	}
 	shutdown(internal)
 	if err := app.close(ctx); err != nil {
 		errs = append(errs, err)
@@ -321,6 +329,10 @@ func closeListeners(lns ...net.Listener) {
 // itself draining: one membership refresh interval (500ms) and a margin, so
 // load balancers and peers stop choosing it before its listeners close.
 const drainNotice = 700 * time.Millisecond
+
+// handbackGrace is how long the internal listener stays open after the
+// leases are handed back.
+const handbackGrace = 300 * time.Millisecond
 
 // memberHeader names the serving replica on every response, so clients,
 // load balancers and tests can see who answered. A response forwarded from

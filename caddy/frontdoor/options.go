@@ -11,8 +11,11 @@ import (
 
 // Defaults of Options.
 const (
-	DefaultRetries     = 3
-	DefaultTryInterval = 50 * time.Millisecond
+	// DefaultRetries and DefaultTryInterval give a request about 2s to find
+	// a replica that serves it: long enough for a draining holder to finish
+	// its running events and hand its leases back.
+	DefaultRetries     = 20
+	DefaultTryInterval = 100 * time.Millisecond
 	DefaultReplayBody  = 1 << 20
 	DefaultDialTimeout = 2 * time.Second
 	// DefaultFailDuration matches the membership heartbeat TTL: a member
@@ -36,9 +39,9 @@ type Options struct {
 	// starts draining leaves rotation within it. Default: 500ms.
 	Refresh time.Duration
 	// Retries is how many times a request may be retried on another
-	// replica (see the package doc). Default: 3. Negative: none.
+	// replica (see the package doc). Default: 20. Negative: none.
 	Retries int
-	// TryInterval is the wait before each retry. Default: 50ms.
+	// TryInterval is the wait before each retry. Default: 100ms.
 	TryInterval time.Duration
 	// ReplayBody is how many bytes of a request body are buffered so that
 	// a retry can send it again. Default: 1 MiB. Negative: no buffering

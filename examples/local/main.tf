@@ -1,0 +1,53 @@
+# The whole thing on one machine: a central-mode fleet of three replicas
+# (dwk_fleet's "local" host target, each a `dwk supervise` process), sharing
+# a `dwk libsql` server and a versitygw S3 server, each replica's front door
+# load-balancing over all of them. `make demo` starts the stores and runs
+# this; see README.md to run it by hand.
+
+provider "dwk" {
+  libsql = {
+    url         = var.libsql_url
+    admin_url   = var.libsql_admin_url
+    auth_token  = var.libsql_auth_token
+    admin_token = var.libsql_admin_token
+  }
+  s3 = {
+    endpoint   = var.s3_endpoint
+    region     = var.s3_region
+    access_key = var.s3_access_key
+    secret_key = var.s3_secret_key
+    path_style = var.s3_path_style
+  }
+}
+
+locals {
+  repo      = abspath("${path.root}/../..")
+  state_dir = var.state_dir != null ? var.state_dir : "${local.repo}/.demo/fleet"
+  artifact  = var.artifact != null ? var.artifact : "${local.repo}/bin/dwk"
+}
+
+module "fleet" {
+  source = "../../modules/fleet"
+
+  name     = var.name
+  secret   = var.fleet_secret
+  artifact = local.artifact
+
+  hosts = [for i in range(var.replicas) : {
+    address     = "local"
+    member      = "replica-${i + 1}"
+    install_dir = "${local.state_dir}/replica-${i + 1}"
+    public      = "127.0.0.1:${var.base_port + 10 * i}"
+    internal    = "127.0.0.1:${var.base_port + 10 * i + 1}"
+    admin       = "127.0.0.1:${var.base_port + 10 * i + 2}"
+  }]
+
+  # The demo is disposable: destroy empties the bucket, replicas run as
+  # plain processes, rollouts do not wait long.
+  force_destroy    = true
+  service          = "process"
+  max_parallel     = 1
+  min_healthy_time = "2s"
+  drain_timeout    = "10s"
+  log_level        = var.log_level
+}
