@@ -154,7 +154,9 @@ func (f *centralFleet) join(ctx context.Context, cfg *config.Config, log *slog.L
 		Internal: cfg.Listen.Advertise, Admin: cfg.Listen.Admin, Version: buildinfo.Version(),
 		ConfigHash: cfg.Hash(), Started: time.Now().UTC(),
 	}
-	hb, err := membership.NewHeartbeat(reg, self, membership.HeartbeatOptions{TTL: cfg.Lease.TTL.D(), Logger: log})
+	// A write may take longer than the interval on a loaded store; a record
+	// that could not be renewed in time expires and the member drops out.
+	hb, err := membership.NewHeartbeat(reg, self, membership.HeartbeatOptions{TTL: cfg.Lease.TTL.D(), Timeout: 5 * time.Second, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -60,10 +60,10 @@ func TestXcaddyBuild(t *testing.T) {
 // build runs xcaddy. With a Go package at the module root that imports
 // caddy/modules, the plugin is the module itself, replaced by the
 // checkout: `--with github.com/dwk/fleet=<root>`. Without one, the plugin
-// is the caddy/modules package and the module is replaced; the go command
-// then looks the package up as a module of its own first, which a proxy
-// (or "direct" without internet) may refuse with an error other than "not
-// found", so GOPROXY is rewritten to fall through to an empty local proxy.
+// is the caddy/modules package and the module is replaced. GOPROXY is
+// rewritten to fall through to an empty local proxy, because a proxy (or
+// "direct" without internet) may refuse a lookup with an error other than
+// "not found".
 func build(t *testing.T, root, caddyVersion, bin string) {
 	t.Helper()
 	start := time.Now()
@@ -72,11 +72,13 @@ func build(t *testing.T, root, caddyVersion, bin string) {
 		t.Fatal(err)
 	}
 	args := []string{"run", "github.com/caddyserver/xcaddy/cmd/xcaddy@" + xcaddyVersion, "build", caddyVersion, "--output", tmp}
-	env := os.Environ()
+	// Either way the go command asks the proxy for the replaced module's
+	// versions, which a proxy may refuse with an error other than "not
+	// found"; fall through to an empty local proxy.
+	env := append(os.Environ(), "GOPROXY="+fallThroughProxy(goEnv(t, "GOPROXY"), t.TempDir()))
 	if hasRootPackage(root) {
 		args = append(args, "--with", "github.com/dwk/fleet="+root)
 	} else {
-		env = append(env, "GOPROXY="+fallThroughProxy(goEnv(t, "GOPROXY"), t.TempDir()))
 		args = append(args, "--with", "github.com/dwk/fleet/caddy/modules", "--replace", "github.com/dwk/fleet="+root)
 	}
 	cmd := exec.Command("go", args...)
