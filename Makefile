@@ -44,9 +44,10 @@ bench: tools build
 generate: tools
 	@./scripts/generate.sh
 
-## soak: the long chaos run (not built yet)
-soak:
-	@echo "soak: the soak/chaos suite is not built yet"; exit 1
+## soak: the long chaos run: a fleet under mixed load and random faults (DURATION=10m SEED=… REPLICAS=4)
+DURATION ?= 10m
+soak: tools build
+	@./scripts/soak.sh "$(DURATION)" "$(SEED)" "$(REPLICAS)"
 
 clean:
 	rm -rf $(BIN)

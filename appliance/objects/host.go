@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/caddy/protocol"
 )
 
 var _ worker.ObjectHost = (*instance)(nil)
@@ -34,7 +35,9 @@ func (in *instance) AcceptWebSocket(w http.ResponseWriter, r *http.Request, tags
 	draining := rt.state != stateOpen
 	rt.mu.Unlock()
 	if draining {
-		http.Error(w, "replica is draining", http.StatusServiceUnavailable)
+		// Nothing was accepted: the front door replays the upgrade on a
+		// replica that takes the object over.
+		protocol.WriteRetry(w)
 		return nil, fmt.Errorf("accept websocket: %w", ErrDraining)
 	}
 	conn, err := upgrader.Upgrade(w, r, nil)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"strconv"
@@ -14,6 +15,7 @@ import (
 	"github.com/dwk/fleet/appliance/metrics"
 	"github.com/dwk/fleet/appliance/objects"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/caddy/protocol"
 )
 
 // ForwarderConfig configures a Forwarder.
@@ -150,6 +152,13 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 		f.placer.Invalidate(t.id)
 	}
 	f.log.Warn("forward object request failed", "object", t.id, "holder", t.holder, "err", err)
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		// Nothing reached the holder (it exited or restarts): the front
+		// door may replay the request, which then finds the new holder.
+		protocol.WriteRetry(w)
+		return
+	}
 	w.Header().Set("Retry-After", "1")
 	http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer: %v", t.id, t.holder, err), http.StatusServiceUnavailable)
 }

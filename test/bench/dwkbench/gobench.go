@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -116,4 +117,14 @@ func reported(res map[string]benchResult, n string) bool {
 		}
 	}
 	return false
+}
+
+// sortedNames lists benchmark names in order.
+func sortedNames(res map[string]benchResult) []string {
+	out := make([]string, 0, len(res))
+	for k := range res {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -50,6 +50,10 @@ var benches = []bench{
 	{"coord", benchCoord},
 	{"queue", benchQueue},
 	{"lb", benchLB},
+	{"objects", benchObjects},
+	{"fleet", benchFleet},
+	{"leases", benchLeases},
+	{"alarms", benchAlarmLag},
 }
 
 func main() {

@@ -1,0 +1,134 @@
+package soak
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/procs"
+)
+
+// Injector injects faults into a fleet, one at a time, from the test's
+// goroutine (a restart that fails fails the test). Its sleeps are fault
+// pacing — how long a process stays dead or stopped — never
+// synchronisation.
+type Injector struct {
+	t     testing.TB
+	f     *fleettest.Fleet
+	doors *Doors
+	tl    *Timeline
+	rng   *rand.Rand
+	ttl   time.Duration
+	logf  func(format string, args ...any)
+	// retired holds the replica processes that were killed or stopped,
+	// whose output the checks still read.
+	retired []*procs.Proc
+}
+
+// Logs returns the output of every replica process the fleet ran.
+func (in *Injector) Logs() []string {
+	var out []string
+	for _, p := range in.retired {
+		out = append(out, p.Output())
+	}
+	for _, r := range in.f.Replicas {
+		out = append(out, r.Proc.Output())
+	}
+	return out
+}
+
+// Inject runs one fault of kind and returns when it is over (the affected
+// process is back), not when its effects are.
+func (in *Injector) Inject(kind Fault) {
+	in.t.Helper()
+	switch kind {
+	case Kill:
+		in.kill()
+	case Pause:
+		in.pause()
+	case Rolling:
+		in.rolling()
+	case LibSQL:
+		in.libsql()
+	case S3Outage:
+		in.s3()
+	default:
+		in.t.Fatalf("unknown fault %q", kind)
+	}
+}
+
+func (in *Injector) victim() (int, *fleettest.Replica) {
+	i := in.rng.IntN(len(in.f.Replicas))
+	return i, in.f.Replicas[i]
+}
+
+// kill sends SIGKILL to a replica, leaves it dead for 1–3s, and starts it
+// again.
+func (in *Injector) kill() {
+	i, r := in.victim()
+	down := time.Second + time.Duration(in.rng.Int64N(int64(2*time.Second)))
+	in.logf("fault: kill -9 %s, down %v", r.Member, down.Round(time.Millisecond))
+	end := in.tl.Begin(Kill)
+	defer end()
+	r.Kill()
+	in.retired = append(in.retired, r.Proc)
+	time.Sleep(down)
+	r.Start()
+	in.doors.Set(i, r.Public)
+}
+
+// pause stops a replica with SIGSTOP for 1.5–2 lease TTLs, so its leases
+// expire and others take its objects, then resumes it: its writes must
+// be fenced.
+func (in *Injector) pause() {
+	_, r := in.victim()
+	d := in.ttl*3/2 + time.Duration(in.rng.Int64N(int64(in.ttl/2)))
+	in.logf("fault: SIGSTOP %s for %v (lease TTL %v)", r.Member, d.Round(time.Millisecond), in.ttl)
+	end := in.tl.Begin(Pause)
+	defer end()
+	r.Pause()
+	time.Sleep(d)
+	r.Resume()
+}
+
+// rolling restarts every replica in turn, gracefully (SIGTERM, wait for
+// the drain, start), as a deploy does: no request may fail.
+func (in *Injector) rolling() {
+	in.logf("fault: rolling restart of %d replicas", len(in.f.Replicas))
+	end := in.tl.Begin(Rolling)
+	defer end()
+	for i, r := range in.f.Replicas {
+		r.Stop()
+		in.retired = append(in.retired, r.Proc)
+		r.Start()
+		in.doors.Set(i, r.Public)
+		// Let the load balancer's health check see the new replica before
+		// the next one drains, as a deploy's health gate does.
+		time.Sleep(time.Second)
+	}
+}
+
+// libsql restarts the libSQL server, down for 1–3s.
+func (in *Injector) libsql() {
+	down := time.Second + time.Duration(in.rng.Int64N(int64(2*time.Second)))
+	in.logf("fault: libSQL restart, down %v", down.Round(time.Millisecond))
+	end := in.tl.Begin(LibSQL)
+	defer end()
+	in.f.LibSQL.Restart(down)
+}
+
+// s3 makes the S3 service refuse connections for 2–5s.
+func (in *Injector) s3() {
+	down := 2*time.Second + time.Duration(in.rng.Int64N(int64(3*time.Second)))
+	in.logf("fault: S3 unavailable for %v", down.Round(time.Millisecond))
+	end := in.tl.Begin(S3Outage)
+	defer end()
+	if err := in.f.S3.Stop(); err != nil {
+		in.t.Fatal(err)
+	}
+	time.Sleep(down)
+	if err := in.f.S3.Restart(); err != nil {
+		in.t.Fatal(err)
+	}
+}

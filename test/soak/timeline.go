@@ -1,0 +1,88 @@
+package soak
+
+import (
+	"sync"
+	"time"
+)
+
+// Fault is a kind of injected fault.
+type Fault string
+
+// The fault kinds, and None for "no fault was active".
+const (
+	None     Fault = "none"
+	Kill     Fault = "kill -9"
+	Pause    Fault = "SIGSTOP past TTL"
+	Rolling  Fault = "rolling restart"
+	LibSQL   Fault = "libSQL restart"
+	S3Outage Fault = "S3 outage"
+)
+
+// Faults lists every fault kind in the order reports show them.
+var Faults = []Fault{Kill, Pause, Rolling, LibSQL, S3Outage}
+
+// blame orders fault kinds by how much they explain a failure: a failure
+// that overlaps a kill and a rolling restart is the kill's.
+var blame = map[Fault]int{None: 0, Rolling: 1, S3Outage: 2, LibSQL: 3, Pause: 4, Kill: 5}
+
+// window is one fault, from its injection to the end of its effects.
+type window struct {
+	kind       Fault
+	start, end time.Time
+}
+
+// Timeline records when each fault was active, so failures can be
+// attributed to the fault that caused them.
+type Timeline struct {
+	// Tail extends each fault past its end: a kill's effects last until the
+	// dead holder's lease expires, a pause's until the resumed replica has
+	// learned it lost its leases.
+	Tail time.Duration
+
+	mu      sync.Mutex
+	windows []window
+}
+
+// Begin records that a fault of kind starts now and returns the function
+// that records its end.
+func (tl *Timeline) Begin(kind Fault) (end func()) {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	i := len(tl.windows)
+	tl.windows = append(tl.windows, window{kind: kind, start: time.Now()})
+	return func() {
+		tl.mu.Lock()
+		defer tl.mu.Unlock()
+		tl.windows[i].end = time.Now()
+	}
+}
+
+// Blame returns the fault that explains a failure of a request sent at
+// start and finished at end: the most disruptive fault whose window
+// (extended by Tail) overlaps the request, or None.
+func (tl *Timeline) Blame(start, end time.Time) Fault {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	got := None
+	for _, w := range tl.windows {
+		wend := w.end
+		if wend.IsZero() {
+			wend = end // still active
+		}
+		if start.Before(wend.Add(tl.Tail)) && !end.Before(w.start) && blame[w.kind] > blame[got] {
+			got = w.kind
+		}
+	}
+	return got
+}
+
+// Count returns how many faults of each kind were injected.
+func (tl *Timeline) Count() map[Fault]int {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	n := map[Fault]int{}
+	for _, w := range tl.windows {
+		n[w.kind]++
+	}
+	return n
+}
