@@ -23,7 +23,7 @@ case "$duration" in
 esac
 echo "soak: ${duration} of load, seed ${seed}, ${replicas} replicas (re-run: scripts/soak.sh ${duration} ${seed} ${replicas})"
 set +e
-DWK_BIN="$PWD/bin/dwk-race" go test -count=1 -v -run '^TestSoak$' -timeout "$((secs + 600))s" ./test/soak \
+DWK_SOAK_STRICT=1 DWK_BIN="$PWD/bin/dwk-race" go test -count=1 -v -run '^TestSoak$' -timeout "$((secs + 600))s" ./test/soak \
 	-args -soak.duration="$duration" -soak.seed="$seed" -soak.replicas="$replicas" -soak.random \
 	2>&1 | grep --line-buffered -v '^\[dwk serve \|^\[dwk libsql\]\|^\[versitygw\]\|^\[dwk provision\]'
 exit "${PIPESTATUS[0]}"

@@ -19,6 +19,9 @@ type Options struct {
 	Seed uint64
 	// Replicas is the fleet size, 3 to 5. Default: 3.
 	Replicas int
+	// Strict makes any request that fails with no fault or only a graceful
+	// rolling restart active a violation.
+	Strict bool
 	// Random picks faults at random after covering every kind once;
 	// otherwise each kind is injected once, in the order of Faults.
 	Random bool
@@ -106,7 +109,7 @@ func Run(t testing.TB, o Options) Outcome {
 	halt()
 	ticksTo := time.Now().Unix() - 2
 	t.Logf("load ran %v; checking invariants", time.Since(start).Round(time.Second))
-	out := Verify(doors, l, tl, ticksFrom, ticksTo, in.Logs(), t.Logf)
+	out := Verify(doors, l, tl, ticksFrom, ticksTo, in.Logs(), o.Strict, t.Logf)
 	t.Logf("soak report (seed %d, %d replicas, lease TTL %v):\n%s", o.Seed, o.Replicas, o.LeaseTTL, Report(l, tl, out, ld))
 	if len(out.Violations) > 0 || ld.R2Lost.Load() > 0 {
 		t.Errorf("soak: %d invariant violations, %d R2 reads lost", len(out.Violations), ld.R2Lost.Load())

@@ -59,7 +59,11 @@ func getJSON(d *Doors, path string, v any, deadline time.Time) error {
 // cron ticks checked (Unix seconds, inclusive).
 // logs are the replicas' outputs, which tell a tick whose handler failed
 // from one that never ran.
-func Verify(d *Doors, l *Ledger, tl *Timeline, ticksFrom, ticksTo int64, logs []string, logf func(string, ...any)) Outcome {
+//
+// With strict false, requests that failed while no fault or only a graceful
+// rolling restart was active are reported but are not violations (the short
+// run in make test; see docs/limits.md). Lost data is always a violation.
+func Verify(d *Doors, l *Ledger, tl *Timeline, ticksFrom, ticksTo int64, logs []string, strict bool, logf func(string, ...any)) Outcome {
 	o := Outcome{Lost: map[Op]int64{}, Duplicated: map[Op]int64{}, TicksMissed: map[Fault][]int64{}}
 	counters, messages, atts, alarms := l.snapshot()
 	o.checkCounters(d, counters)
@@ -69,7 +73,11 @@ func Verify(d *Doors, l *Ledger, tl *Timeline, ticksFrom, ticksTo int64, logs []
 	o.checkCron(d, tl, ticksFrom, ticksTo, logs)
 	for f, n := range l.failedBy() {
 		if n > 0 && (f == None || f == Rolling) {
-			o.violate("%d requests failed with %s active", n, f)
+			if strict {
+				o.violate("%d requests failed with %s active", n, f)
+			} else {
+				logf("NOT ENFORCED in this run (DWK_SOAK_STRICT=1 enforces it): %d requests failed with %s active", n, f)
+			}
 		}
 	}
 	return o
