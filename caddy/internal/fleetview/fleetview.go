@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
@@ -110,10 +111,29 @@ type View struct {
 
 // Attach makes v the view of r. It does nothing when r was not prepared by
 // Caddy's HTTP server (no request variables).
-func Attach(r *http.Request, v *View) { caddyhttp.SetVar(r.Context(), varKey, v) }
+//
+// Caddy's request variables are a plain map that the proxy's transport
+// reads from its dialing goroutines, which may still run while a retry asks
+// for upstreams again. So the variable is set once per request, to a holder
+// whose view is replaced atomically on later attempts.
+func Attach(r *http.Request, v *View) {
+	if h, ok := caddyhttp.GetVar(r.Context(), varKey).(*viewHolder); ok {
+		h.v.Store(v)
+		return
+	}
+	h := &viewHolder{}
+	h.v.Store(v)
+	caddyhttp.SetVar(r.Context(), varKey, h)
+}
+
+// viewHolder is the request variable Attach sets.
+type viewHolder struct{ v atomic.Pointer[View] }
 
 // From returns the view attached to r, or nil.
 func From(r *http.Request) *View {
-	v, _ := caddyhttp.GetVar(r.Context(), varKey).(*View)
-	return v
+	h, _ := caddyhttp.GetVar(r.Context(), varKey).(*viewHolder)
+	if h == nil {
+		return nil
+	}
+	return h.v.Load()
 }
