@@ -24,22 +24,22 @@ var _ worker.AlarmStore = (*alarmStore)(nil)
 
 // SetAlarm writes the index first, so a crash between the two writes leaves
 // a stale index entry rather than an alarm nobody finds.
+// The alarm is stored with millisecond precision, but armed at t itself,
+// so it never fires before the time asked for.
 func (a *alarmStore) SetAlarm(ctx context.Context, t time.Time) error {
 	in, rt := a.in, a.in.rt
-	t = time.UnixMilli(t.UnixMilli())
-	if err := rt.cfg.Alarms.Put(ctx, AlarmEntry{Object: in.id, At: t}); err != nil {
+	ms := time.UnixMilli(t.UnixMilli())
+	if err := rt.cfg.Alarms.Put(ctx, AlarmEntry{Object: in.id, At: ms}); err != nil {
 		return fmt.Errorf("alarm index: %w", err)
 	}
 	_, err := in.db.Batch(ctx, []worker.D1Query{{SQL: alarmSchema}, {
 		SQL:  "INSERT INTO _dwk_alarm (k, at_ms) VALUES (0, ?) ON CONFLICT (k) DO UPDATE SET at_ms = excluded.at_ms",
-		Args: []any{t.UnixMilli()},
+		Args: []any{ms.UnixMilli()},
 	}})
 	if err != nil {
 		return err
 	}
-	if t.Sub(rt.cfg.Clock.Now()) < rt.cfg.AlarmPollInterval {
-		rt.wake()
-	}
+	rt.timer.arm(in.key, t)
 	return nil
 }
 
@@ -54,6 +54,7 @@ func (a *alarmStore) DeleteAlarm(ctx context.Context) error {
 	if _, err := in.db.Batch(ctx, []worker.D1Query{{SQL: alarmSchema}, {SQL: "DELETE FROM _dwk_alarm"}}); err != nil {
 		return err
 	}
+	in.rt.timer.disarm(in.key)
 	if err := in.rt.cfg.Alarms.Delete(ctx, in.id); err != nil {
 		return fmt.Errorf("alarm index: %w", err)
 	}
@@ -80,9 +81,22 @@ func (in *instance) readAlarm(ctx context.Context) (time.Time, error) {
 // with no retries.
 func (in *instance) syncIndex(ctx context.Context, at time.Time) error {
 	if at.IsZero() {
+		in.rt.timer.disarm(in.key)
 		return in.rt.cfg.Alarms.Delete(ctx, in.id)
 	}
-	return in.rt.cfg.Alarms.Put(ctx, AlarmEntry{Object: in.id, At: at})
+	return in.rt.putAlarm(ctx, AlarmEntry{Object: in.id, At: at})
+}
+
+// putAlarm writes e to the index and arms the scheduler's timer for it: the
+// object runs here, so its next attempt is this replica's to make (in
+// central mode, as long as the lease holds; after that the poll of its new
+// holder finds it).
+func (rt *Runtime) putAlarm(ctx context.Context, e AlarmEntry) error {
+	if err := rt.cfg.Alarms.Put(ctx, e); err != nil {
+		return err
+	}
+	rt.timer.arm(keyOf(e.Object), e.At)
+	return nil
 }
 
 // fireAlarm runs one due index entry in the object's turn: it checks the
@@ -129,7 +143,7 @@ func (in *instance) fireAlarm(ctx context.Context, e AlarmEntry) error {
 	rt.stats.alarmsRetried.Add(1)
 	next := now.Add(retryDelay(rt.cfg.AlarmRetryBase, e.Retries))
 	rt.log.Warn("alarm failed; will retry", "object", in.id, "retry", e.Retries+1, "at", next, "err", herr)
-	return rt.cfg.Alarms.Put(ctx, AlarmEntry{Object: in.id, At: next, Retries: e.Retries + 1})
+	return rt.putAlarm(ctx, AlarmEntry{Object: in.id, At: next, Retries: e.Retries + 1})
 }
 
 // finishAlarm deletes the alarm at (if it is still the one set) from the

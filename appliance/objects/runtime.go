@@ -41,6 +41,8 @@ type Runtime struct {
 	// run's bookkeeping.
 	pollSeq  uint64
 	finished map[objKey]uint64
+
+	timer alarmTimer // alarm times armed on this replica (alarmtimer.go)
 }
 
 type runState int

@@ -6,22 +6,49 @@ import (
 	"time"
 )
 
-// schedulerLoop polls the alarm index and starts due alarms until Close.
+// schedulerLoop starts due alarms until Close. It sleeps until the earliest
+// alarm armed on this replica (see alarmTimer) or its next poll, whichever
+// comes first; the poll, every AlarmPollInterval, finds the alarms nobody
+// armed here: set on other replicas, left by a restart, or whose run or
+// claim failed. A kick (a namespace bound, a run ended with alarms left)
+// polls at once.
 func (rt *Runtime) schedulerLoop() {
 	defer rt.wg.Done()
+	var nextPoll time.Time // zero: poll at once
 	for {
-		rt.pollAlarms()
+		if now := rt.cfg.Clock.Now(); rt.timer.takeDue(now) || !now.Before(nextPoll) {
+			rt.pollAlarms()
+			nextPoll = now.Add(rt.cfg.AlarmPollInterval)
+		}
+		// The poll may have taken a while: measure the wait from after it.
+		now := rt.cfg.Clock.Now()
+		wait := nextPoll.Sub(now)
+		if at, ok := rt.timer.next(); ok {
+			wait = min(wait, at.Sub(now))
+		}
+		if wait <= 0 {
+			select {
+			case <-rt.stop:
+				return
+			default:
+				continue
+			}
+		}
 		select {
 		case <-rt.stop:
 			return
 		case <-rt.kick:
-		case <-rt.cfg.Clock.After(rt.cfg.AlarmPollInterval):
+			nextPoll = time.Time{}
+		case <-rt.timer.rearmedChan():
+		case <-rt.cfg.Clock.After(wait):
 		}
 	}
 }
 
 // pollAlarms starts the due alarms that are not already running, up to
-// AlarmConcurrency at once.
+// AlarmConcurrency at once. Due alarms it has to leave (no free slot, or the
+// object's alarm still running) set the backlog, so the next run to end
+// polls again.
 func (rt *Runtime) pollAlarms() {
 	rt.mu.Lock()
 	open := rt.state == stateOpen
@@ -29,6 +56,9 @@ func (rt *Runtime) pollAlarms() {
 	rt.pollSeq++
 	poll := rt.pollSeq
 	clear(rt.finished) // runs that ended before this poll are in the index
+	if open && free <= 0 {
+		rt.timer.backlog = true
+	}
 	rt.mu.Unlock()
 	if !open || free <= 0 {
 		return
@@ -49,14 +79,19 @@ func (rt *Runtime) pollAlarms() {
 	for _, e := range due {
 		k := keyOf(e.Object)
 		rt.mu.Lock()
-		if rt.alarming[k] || rt.finished[k] == poll || len(rt.alarming) >= rt.cfg.AlarmConcurrency || rt.state != stateOpen {
-			rt.mu.Unlock()
-			continue
+		switch {
+		case rt.state != stateOpen:
+		case rt.finished[k] == poll:
+			// The run ended during this poll, whose answer may predate the
+			// run's bookkeeping; that bookkeeping armed what comes next.
+		case rt.alarming[k], len(rt.alarming) >= rt.cfg.AlarmConcurrency:
+			rt.timer.backlog = true
+		default:
+			rt.alarming[k] = true
+			rt.wg.Add(1)
+			go rt.runAlarm(e)
 		}
-		rt.alarming[k] = true
-		rt.wg.Add(1)
 		rt.mu.Unlock()
-		go rt.runAlarm(e)
 	}
 }
 
@@ -67,7 +102,12 @@ func (rt *Runtime) runAlarm(e AlarmEntry) {
 		rt.mu.Lock()
 		delete(rt.alarming, keyOf(e.Object))
 		rt.finished[keyOf(e.Object)] = rt.pollSeq
+		backlog := rt.timer.backlog
+		rt.timer.backlog = false
 		rt.mu.Unlock()
+		if backlog {
+			rt.wake()
+		}
 	}()
 	err := rt.event(rt.ctx, e.Object, func(ctx context.Context, in *instance) error {
 		return in.fireAlarm(ctx, e)
@@ -97,7 +137,7 @@ func (rt *Runtime) alarmNotDelivered(e AlarmEntry, cause error) {
 		rt.stats.alarmsRetried.Add(1)
 		next := rt.cfg.Clock.Now().Add(retryDelay(rt.cfg.AlarmRetryBase, e.Retries))
 		rt.log.Warn("alarm could not be delivered; will retry", "object", e.Object, "retry", e.Retries+1, "at", next, "err", cause)
-		err = rt.cfg.Alarms.Put(ctx, AlarmEntry{Object: e.Object, At: next, Retries: e.Retries + 1})
+		err = rt.putAlarm(ctx, AlarmEntry{Object: e.Object, At: next, Retries: e.Retries + 1})
 	}
 	if err != nil {
 		rt.log.Error("alarm index", "object", e.Object, "err", err)
