@@ -10,11 +10,15 @@ import (
 // alarm armed on this replica (see alarmTimer) or its next poll, whichever
 // comes first; the poll, every AlarmPollInterval, finds the alarms nobody
 // armed here: set on other replicas, left by a restart, or whose run or
-// claim failed. A kick (a namespace bound, a run ended with alarms left)
-// polls at once.
+// claim failed. A kick (a namespace bound, a run ended with due alarms
+// left) polls at once.
 func (rt *Runtime) schedulerLoop() {
 	defer rt.wg.Done()
-	var nextPoll time.Time // zero: poll at once
+	var (
+		nextPoll time.Time        // zero: poll at once
+		fire     <-chan time.Time // the one pending timer, nil if none
+		fireAt   time.Time        // when fire fires, at the latest
+	)
 	for {
 		if now := rt.cfg.Clock.Now(); rt.timer.takeDue(now) || !now.Before(nextPoll) {
 			rt.pollAlarms()
@@ -22,15 +26,28 @@ func (rt *Runtime) schedulerLoop() {
 		}
 		// The poll may have taken a while: measure the wait from after it.
 		now := rt.cfg.Clock.Now()
-		wait := nextPoll.Sub(now)
-		if at, ok := rt.timer.next(); ok {
-			wait = min(wait, at.Sub(now))
+		deadline := nextPoll
+		if at, ok := rt.timer.next(); ok && at.Before(deadline) {
+			deadline = at
 		}
-		if wait <= 0 {
+		if !deadline.After(now) {
 			select {
 			case <-rt.stop:
 				return
 			default:
+				continue
+			}
+		}
+		// A timer that fires later than needed is replaced; one that fires
+		// earlier (its alarm was deleted) is kept: waking for nothing costs
+		// less than a timer per change.
+		if fire == nil || deadline.Before(fireAt) {
+			fire, fireAt = rt.cfg.Clock.After(deadline.Sub(now)), deadline
+			if slip := rt.cfg.Clock.Now().Sub(now); slip > maxClockSlip {
+				// Time passed between reading the clock and starting the
+				// timer (the goroutine was descheduled, or a test moved
+				// its clock), so it may fire that much late: look again.
+				fireAt = deadline.Add(slip)
 				continue
 			}
 		}
@@ -40,10 +57,14 @@ func (rt *Runtime) schedulerLoop() {
 		case <-rt.kick:
 			nextPoll = time.Time{}
 		case <-rt.timer.rearmedChan():
-		case <-rt.cfg.Clock.After(wait):
+		case <-fire:
+			fire = nil
 		}
 	}
 }
+
+// maxClockSlip bounds how late the scheduler's timer may start.
+const maxClockSlip = time.Millisecond
 
 // pollAlarms starts the due alarms that are not already running, up to
 // AlarmConcurrency at once. Due alarms it has to leave (no free slot, or the
@@ -76,14 +97,21 @@ func (rt *Runtime) pollAlarms() {
 		rt.log.Error("poll due alarms", "err", err)
 		return
 	}
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	ended := false
+	if len(due) >= rt.cfg.AlarmConcurrency {
+		// A full answer: the index may hold more that are due.
+		rt.timer.backlog = true
+	}
 	for _, e := range due {
 		k := keyOf(e.Object)
-		rt.mu.Lock()
 		switch {
 		case rt.state != stateOpen:
 		case rt.finished[k] == poll:
 			// The run ended during this poll, whose answer may predate the
 			// run's bookkeeping; that bookkeeping armed what comes next.
+			ended = true
 		case rt.alarming[k], len(rt.alarming) >= rt.cfg.AlarmConcurrency:
 			rt.timer.backlog = true
 		default:
@@ -91,7 +119,11 @@ func (rt *Runtime) pollAlarms() {
 			rt.wg.Add(1)
 			go rt.runAlarm(e)
 		}
-		rt.mu.Unlock()
+	}
+	if ended && rt.timer.backlog {
+		// A slot came free during this poll and more may be due.
+		rt.timer.backlog = false
+		rt.wake()
 	}
 }
 
