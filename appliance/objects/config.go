@@ -38,8 +38,9 @@ type Config struct {
 	// WebSockets stays in memory. Default: 60s.
 	IdleTimeout time.Duration
 	// AlarmPollInterval is how often the scheduler asks the index for due
-	// alarms; setting an alarm earlier than the next poll wakes it at once.
-	// Default: 1s.
+	// alarms it was not told about: set on other replicas, left from before
+	// a restart, or whose run or claim failed. Alarms set or retried on
+	// this replica fire on a timer at their time. Default: 1s.
 	AlarmPollInterval time.Duration
 	// AlarmRetryBase is the delay before the first retry of a failed alarm;
 	// each further retry doubles it. Default: 2s.
