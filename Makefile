@@ -13,7 +13,7 @@ all: build
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/dwk ./cmd/dwk
 
-## tools: everything the tests need that the repository does not hold
+## tools: everything the tests need that the repository does not hold (scripts/tools.sh NAME… for some)
 tools:
 	@./scripts/tools.sh
 
@@ -28,7 +28,7 @@ lint:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
 
-## demo: run dwk locally with the reference workers
+## demo: a 3-replica fleet from examples/local; installs what it needs (scripts/tools.sh versitygw) and undoes itself when a step fails
 demo: build
 	@./scripts/demo.sh
 

@@ -47,12 +47,15 @@ wait_http() {
   die "$name did not answer $url within 20s; see $log"
 }
 
+# versitygw_bin finds versitygw where scripts/tools.sh installs it: PATH,
+# $GOBIN, or the first GOPATH's bin.
 versitygw_bin() {
   if command -v versitygw >/dev/null; then command -v versitygw; return; fi
   local p
-  p="$(go env GOPATH 2>/dev/null)/bin/versitygw"
-  [ -x "$p" ] && { echo "$p"; return; }
-  die "versitygw not found: run 'make tools' (go install github.com/versity/versitygw/cmd/versitygw@v1.8.0)"
+  for p in "$(go env GOBIN 2>/dev/null)" "$(go env GOPATH 2>/dev/null | cut -d: -f1)/bin"; do
+    [ -n "$p" ] && [ -x "$p/versitygw" ] && { echo "$p/versitygw"; return; }
+  done
+  die "versitygw not found: run 'scripts/tools.sh versitygw' (go install github.com/versity/versitygw/cmd/versitygw@v1.8.0)"
 }
 
 # keys: the S3 root credentials, generated once and kept in $DIR/s3.env.

@@ -4,6 +4,11 @@
 # stores, three `dwk serve` replicas, each behind its own built-in front door
 # (Caddy) that balances over the whole fleet.
 #
+# make demo installs what it needs first (scripts/tools.sh versitygw: the S3
+# server, through the Go module proxy); terraform (or tofu) must be on PATH.
+# When a step fails, or on Ctrl-C, it undoes what it did, as make demo-down
+# does: no process it started keeps running and .demo is removed.
+#
 # make demo-down (scripts/demo.sh down): terraform destroy, stop the stores,
 # remove .demo. Nothing keeps running.
 #
@@ -86,11 +91,12 @@ EOF
 # have_state reports whether the demo's Terraform state holds resources.
 have_state() { [ -s "$DEMO/terraform.tfstate" ] && grep -q '"resources": \[[^]]' <(tr -d '\n' <"$DEMO/terraform.tfstate"); }
 
-# prepare builds dwk and the provider, fills the mirror, starts the stores
-# and makes the fleet secret.
+# prepare installs the tools, builds dwk and the provider, fills the
+# mirror, starts the stores and makes the fleet secret.
 prepare() {
   find_terraform
   command -v go >/dev/null || die "go is not on PATH; it builds dwk and the provider"
+  scripts/tools.sh versitygw
   mkdir -p "$DEMO"
 
   say "building bin/dwk"
@@ -182,10 +188,29 @@ down() {
   say "demo removed: nothing is running and $DEMO is gone"
 }
 
+# undo_on_failure runs as the EXIT trap of up and prepare: when they did
+# not finish (a failed step, Ctrl-C), it takes down whatever they started.
+undo_on_failure() {
+  local rc=$?
+  trap - EXIT INT TERM
+  if [ "$rc" -ne 0 ]; then
+    printf '\nerror: the demo did not come up (exit %d); removing what it started\n' "$rc" >&2
+    (down) || echo "error: the clean-up failed too; see above, then run 'make demo-down'" >&2
+  fi
+  exit "$rc"
+}
+
+# arm_cleanup installs undo_on_failure; a signal becomes a failing exit.
+arm_cleanup() {
+  trap undo_on_failure EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+}
+
 case "${1:-up}" in
-  up) up ;;
+  up) arm_cleanup; up ;;
   down) down ;;
-  prepare) prepare; say "ready: eval \"\$(scripts/demo.sh env)\"" ;;
+  prepare) arm_cleanup; prepare; say "ready: eval \"\$(scripts/demo.sh env)\"" ;;
   env) env_lines ;;
   *) echo "usage: $0 [up|down|prepare|env]" >&2; exit 2 ;;
 esac

@@ -1,46 +1,93 @@
 #!/usr/bin/env bash
-# Installs the tools the test suites need. Idempotent; every install goes
-# through a registry this project may reach (Go module proxy, npm, Debian).
+# Installs the tools the test suites and the demo need. Idempotent; every
+# install goes through a registry this project may reach (Go module proxy,
+# npm, Debian).
+#
+#   scripts/tools.sh                  # everything make test needs
+#   scripts/tools.sh versitygw        # only the named tools (make demo)
+#
+# Tools: node, versitygw, terraform, sshd, tfplugindocs. terraform is not
+# installed here (it comes from HashiCorp, not from a registry this project
+# uses); it is only checked. Under CI (CI=true) every tool that cannot be
+# installed is an error, since the tests that need it fail there; elsewhere
+# it is a note, and those tests skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 say() { printf '==> %s\n' "$*"; }
 
-if [ -f test/libsqlconformance/node/package-lock.json ]; then
+# ci: the CI environment variable holds a true value (the values Go's
+# strconv.ParseBool accepts, as test/needtool reads it).
+ci() { case "${CI:-}" in 1 | t | T | true | TRUE | True) return 0 ;; *) return 1 ;; esac; }
+
+# missing TOOL MESSAGE: an error under CI, a note elsewhere.
+missing() {
+  if ci; then
+    echo "error: $1 is missing and CI=true, so the tests that need it would fail: $2" >&2
+    exit 1
+  fi
+  echo "note: $1 is missing, so the tests that need it will skip: $2" >&2
+}
+
+# gobin is where `go install` puts binaries: $GOBIN, else the first GOPATH's bin.
+gobin() {
+  local d
+  d=$(go env GOBIN)
+  [ -n "$d" ] || d="$(go env GOPATH | cut -d: -f1)/bin"
+  echo "$d"
+}
+
+# node and the npm packages of the @libsql/client conformance run.
+tool_node() {
+  [ -f test/libsqlconformance/node/package-lock.json ] || return 0
   if ! command -v node >/dev/null; then
-    echo "node (20 or newer) is required for the @libsql/client conformance run: apt-get install nodejs npm" >&2
+    echo "error: node (20 or newer) is required for the @libsql/client conformance run: apt-get install nodejs npm" >&2
     exit 1
   fi
   if [ ! -d test/libsqlconformance/node/node_modules ]; then
     say "npm ci (test/libsqlconformance/node)"
     npm ci --silent --no-audit --no-fund --prefix test/libsqlconformance/node
   fi
-fi
+}
 
-# versitygw: the S3 server the R2-over-S3 tests run against.
-GOBIN_DIR="$(go env GOPATH)/bin"
-if ! command -v versitygw >/dev/null && [ ! -x "$GOBIN_DIR/versitygw" ]; then
-  say "go install versitygw@v1.8.0 (S3 server for the tests; a few minutes the first time)"
-  GOFLAGS= go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
-fi
+# versitygw: the S3 server of the tests and of make demo.
+tool_versitygw() {
+  if ! command -v versitygw >/dev/null && [ ! -x "$(gobin)/versitygw" ]; then
+    say "go install versitygw@v1.8.0 into $(gobin) (the S3 server; a few minutes the first time)"
+    GOFLAGS= go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+  fi
+}
 
-# terraform: the provider's acceptance tests drive the real CLI.
-if ! command -v terraform >/dev/null; then
-  echo "note: terraform is not on PATH (expected at /usr/local/bin/terraform); Terraform tests will fail" >&2
-fi
+# terraform: the provider's acceptance tests and test/e2e drive the real CLI.
+tool_terraform() {
+  if ! command -v terraform >/dev/null; then
+    missing terraform "install terraform 1.11 or later on PATH (https://developer.hashicorp.com/terraform/install)"
+  fi
+}
 
 # sshd: the provider's dwk_fleet tests deploy over SSH to local sshd instances (test/sshd).
-if [ ! -x /usr/sbin/sshd ]; then
+tool_sshd() {
+  [ -x /usr/sbin/sshd ] && return 0
   if [ "$(id -u)" = 0 ]; then
     say "apt-get install openssh-server (sshd for the provider's SSH tests)"
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openssh-server >/dev/null
   else
-    echo "note: /usr/sbin/sshd is missing (apt-get install openssh-server); the SSH deploy tests will skip" >&2
+    missing /usr/sbin/sshd "apt-get install -y openssh-server (as root)"
   fi
-fi
+}
 
 # tfplugindocs: make generate renders docs/ from the provider schema and examples/.
-if ! command -v tfplugindocs >/dev/null && [ ! -x "$GOBIN_DIR/tfplugindocs" ]; then
-  say "go install tfplugindocs@v0.25.0"
-  GOFLAGS= go install github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v0.25.0
-fi
+tool_tfplugindocs() {
+  if ! command -v tfplugindocs >/dev/null && [ ! -x "$(gobin)/tfplugindocs" ]; then
+    say "go install tfplugindocs@v0.25.0"
+    GOFLAGS= go install github.com/hashicorp/terraform-plugin-docs/cmd/tfplugindocs@v0.25.0
+  fi
+}
+
+[ $# -gt 0 ] || set -- node versitygw terraform sshd tfplugindocs
+for tool in "$@"; do
+  case "$tool" in
+    node | versitygw | terraform | sshd | tfplugindocs) "tool_$tool" ;;
+    *) echo "usage: $0 [node|versitygw|terraform|sshd|tfplugindocs]..." >&2; exit 2 ;;
+  esac
+done
