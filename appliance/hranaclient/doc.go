@@ -3,7 +3,10 @@
 // matters: [Client.Batch] and [Client.Execute] each cost exactly one HTTP
 // request (a /v3/pipeline request carrying the work and a "close"), and
 // every request the client sends is counted ([Client.RoundTrips],
-// [Config.OnRoundTrip]).
+// [Config.OnRoundTrip]), and also against the unit of work it was sent for
+// when the context carries a [Tally] (a server tags each request it handles
+// with one, so a request's own round trips are counted apart from
+// background work).
 //
 // Multi-request work — an interactive transaction — goes through a
 // [Stream], which carries the server's baton from one request to the next.

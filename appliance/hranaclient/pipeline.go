@@ -89,6 +89,9 @@ func (c *Client) post(ctx context.Context, url string, body []byte) (status int,
 	if c.onRoundTrip != nil {
 		c.onRoundTrip()
 	}
+	if t := TallyFrom(ctx); t != nil {
+		t.add(c.namespace)
+	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return 0, nil, wrote.Load(), err

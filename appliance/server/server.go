@@ -44,6 +44,7 @@ type Server struct {
 	state      atomic.Value // State
 	drainReq   chan struct{}
 	drainOnce  sync.Once
+	roundTrips requestRoundTrips
 
 	mu        sync.Mutex
 	addr      net.Addr
@@ -78,6 +79,7 @@ func New(cfg *config.Config, o Options) *Server {
 		cfg: cfg, log: o.Logger, onReady: o.OnReady, member: cfg.Fleet.Member,
 		configHash: cfg.Hash(), metrics: metrics.New(cfg.Fleet.Member), drainReq: make(chan struct{}),
 	}
+	s.roundTrips = newRequestRoundTrips(s.metrics.Registry(), s.member)
 	s.state.Store(StateStarting)
 	return s
 }
@@ -133,7 +135,7 @@ func (s *Server) Run(ctx context.Context) error {
 		s.mu.Lock()
 		s.addr = ln.Addr()
 		s.mu.Unlock()
-		hs = s.httpServer(s.health(s.memberHeader(app.handler)))
+		hs = s.httpServer(s.health(s.memberHeader(s.tallyRoundTrips(app.handler))))
 	}
 	var internal *http.Server
 	var internalLn net.Listener
@@ -143,7 +145,7 @@ func (s *Server) Run(ctx context.Context) error {
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.internal): %w", s.cfg.Listen.Internal, err)
 		}
-		internal = s.httpServer(s.health(s.memberHeader(s.retryWhenDraining(app.internal))))
+		internal = s.httpServer(s.health(s.memberHeader(s.tallyRoundTrips(s.retryWhenDraining(app.internal)))))
 	}
 	var admin *http.Server
 	var adminLn net.Listener
