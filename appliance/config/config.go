@@ -79,10 +79,29 @@ type Storage struct {
 	// it is optional and holds no authoritative data, only a lock and a
 	// central-mode marker; a directory with local-mode data is refused.
 	DataDir string `json:"data_dir,omitempty"`
+	// ObjectCache is where central mode keeps the local replicas of the
+	// objects a replica holds (reads are served from them). Default: the
+	// directory "objects" in data_dir when data_dir is set, else a
+	// temporary directory removed at exit, with a 1 GiB budget.
+	ObjectCache *ObjectCache `json:"object_cache,omitempty"`
 	// LibSQL is the libSQL server (central mode).
 	LibSQL *LibSQL `json:"libsql,omitempty"`
 	// S3 is the S3-compatible object store (central mode).
 	S3 *S3 `json:"s3,omitempty"`
+}
+
+// ObjectCache configures the local replicas of held objects (central
+// mode). They are a cache: the object's primary database in libSQL is the
+// source of truth, and a replica is rebuilt from it whenever it may be
+// behind.
+type ObjectCache struct {
+	// Dir holds the replica files. Default: <data_dir>/objects, or a
+	// temporary directory when data_dir is unset.
+	Dir string `json:"dir,omitempty"`
+	// MaxBytes is the budget for replicas of objects this replica no
+	// longer holds; past it the least recently used are deleted. Replicas
+	// of held objects are never deleted. Default: 1073741824 (1 GiB).
+	MaxBytes int64 `json:"max_bytes,omitempty"`
 }
 
 // LibSQL is a libSQL server (sqld, Turso or dwk libsql).

@@ -119,7 +119,13 @@ func (c *Config) validateStorage(ps *Problems) {
 		if s.S3 != nil {
 			ps.add("storage.s3", `is only used in central mode; set storage.mode to "central" or remove it`)
 		}
+		if s.ObjectCache != nil {
+			ps.add("storage.object_cache", `is only used in central mode; set storage.mode to "central" or remove it`)
+		}
 	case ModeCentral:
+		if s.ObjectCache != nil && s.ObjectCache.MaxBytes < 0 {
+			ps.add("storage.object_cache.max_bytes", "must be positive, not %d", s.ObjectCache.MaxBytes)
+		}
 		if s.LibSQL == nil {
 			ps.add("storage.libsql", "is required in central mode")
 		} else {

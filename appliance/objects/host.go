@@ -46,6 +46,13 @@ func (in *instance) AcceptWebSocket(w http.ResponseWriter, r *http.Request, tags
 	}
 	conn.SetReadLimit(maxMessageSize)
 	s := &socket{in: in, ws: worker.NewWebSocket(conn, tags), conn: conn, done: make(chan struct{})}
+	if gate, ok := in.db.(OutputGate); ok {
+		s.ws.SetOutputGate(func() error {
+			ctx, cancel := context.WithTimeout(rt.ctx, commitTimeout)
+			defer cancel()
+			return gate.Confirm(ctx)
+		})
+	}
 	rt.mu.Lock()
 	if in.gone || rt.state == stateClosed {
 		rt.mu.Unlock()

@@ -139,7 +139,38 @@ func (in *instance) run(ctx context.Context, fn func(context.Context, *instance)
 	}
 	tctx, end := withTurn(ctx, in)
 	defer end()
-	return fn(tctx, in)
+	gate, ok := in.db.(OutputGate)
+	if !ok {
+		return fn(tctx, in)
+	}
+	gate.Hold()
+	err := fn(tctx, in)
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+	defer cancel()
+	if cerr := gate.Release(cctx); cerr != nil {
+		in.rt.log.Warn("object storage commit failed; stopping instance", "object", in.id, "err", cerr)
+		in.stop(ctx, worker.CloseServiceRestart, "storage commit failed")
+		if err == nil {
+			err = fmt.Errorf("commit storage of object %s: %w", in.id, cerr)
+		}
+	}
+	return err
+}
+
+// commitTimeout bounds the commit that ends an event, which runs even
+// when the event's caller has gone away.
+const commitTimeout = 10 * time.Second
+
+// confirm commits the writes the current event made so far, when the
+// object's storage holds them (see OutputGate).
+func (in *instance) confirm(ctx context.Context) error {
+	gate, ok := in.db.(OutputGate)
+	if !ok {
+		return nil
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
+	defer cancel()
+	return gate.Confirm(cctx)
 }
 
 func (in *instance) isGone() bool {

@@ -58,19 +58,43 @@ func (r *recorder) response(req *http.Request) *http.Response {
 }
 
 // trackingWriter notes whether the object wrote anything, and keeps
-// hijacking (WebSocket upgrades) and flushing working.
+// hijacking (WebSocket upgrades) and flushing working. Before the first
+// byte leaves, it has the event's writes committed (gate); if that fails
+// the client gets 503 and nothing the object writes afterwards.
 type trackingWriter struct {
 	http.ResponseWriter
-	wrote bool
+	gate   func() error
+	wrote  bool
+	failed bool
+}
+
+// open runs the gate once, before anything is written.
+func (t *trackingWriter) open() bool {
+	if t.wrote {
+		return !t.failed
+	}
+	t.wrote = true
+	if t.gate != nil {
+		if err := t.gate(); err != nil {
+			t.failed = true
+			t.ResponseWriter.Header().Set("Retry-After", "1")
+			http.Error(t.ResponseWriter, "object storage unavailable: "+err.Error(), http.StatusServiceUnavailable)
+			return false
+		}
+	}
+	return true
 }
 
 func (t *trackingWriter) WriteHeader(code int) {
-	t.wrote = true
-	t.ResponseWriter.WriteHeader(code)
+	if t.open() {
+		t.ResponseWriter.WriteHeader(code)
+	}
 }
 
 func (t *trackingWriter) Write(p []byte) (int, error) {
-	t.wrote = true
+	if !t.open() {
+		return 0, errStorageCommit
+	}
 	return t.ResponseWriter.Write(p)
 }
 
@@ -80,12 +104,17 @@ func (t *trackingWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if !ok {
 		return nil, nil, errors.New("response writer does not support hijacking")
 	}
-	t.wrote = true
+	if !t.open() {
+		return nil, nil, errStorageCommit
+	}
 	return h.Hijack()
 }
 
 // Flush passes through to the underlying writer.
 func (t *trackingWriter) Flush() {
+	if !t.open() {
+		return
+	}
 	if f, ok := t.ResponseWriter.(http.Flusher); ok {
 		f.Flush()
 	}
@@ -93,3 +122,6 @@ func (t *trackingWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (t *trackingWriter) Unwrap() http.ResponseWriter { return t.ResponseWriter }
+
+// errStorageCommit is returned by writes after the response's gate failed.
+var errStorageCommit = errors.New("objects: response withheld: the object's storage commit failed")

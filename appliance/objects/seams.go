@@ -31,6 +31,26 @@ type ObjectDB interface {
 	Close() error
 }
 
+// OutputGate is implemented by an ObjectDB that serves reads locally and
+// commits writes to a source of truth elsewhere (central mode's local
+// replicas). The runtime holds each event's writes and has them committed
+// together, before anything the event produces leaves the replica: the
+// first byte of its response, a WebSocket message it sends, and the end
+// of the event. So no response or message ever reflects a write that
+// could still be lost.
+type OutputGate interface {
+	// Hold makes writes commit locally only, until Confirm or Release.
+	Hold()
+	// Confirm commits every write made so far at the source of truth, in
+	// one round trip; it sends nothing when nothing was written. After a
+	// failed Confirm the database refuses every call: the runtime stops the
+	// instance, and the next event opens the object afresh.
+	Confirm(ctx context.Context) error
+	// Release confirms and stops holding: writes commit one call at a time
+	// again.
+	Release(ctx context.Context) error
+}
+
 // AlarmIndex lets the scheduler find due alarms without opening every
 // object. The authoritative alarm lives in the object's own database; the
 // index must hold an entry for every object that has one (it may hold

@@ -87,7 +87,8 @@ var errPanicked = errors.New("object panicked")
 
 // fetch runs the object's Fetch. Runs in the turn.
 func (in *instance) fetch(w http.ResponseWriter, r *http.Request) error {
-	tw := &trackingWriter{ResponseWriter: w}
+	ctx := r.Context()
+	tw := &trackingWriter{ResponseWriter: w, gate: func() error { return in.confirm(ctx) }}
 	err := in.call(func() { in.obj.Fetch(tw, r) })
 	if err != nil {
 		in.rt.log.Error("object fetch panicked", "object", in.id, "err", err)

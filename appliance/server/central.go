@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/dwk/fleet/appliance/buildinfo"
@@ -191,10 +192,15 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key interna
 	if err != nil {
 		return err
 	}
-	store, err := objcentral.NewStore(objcentral.StoreConfig{Shards: shards, NamespacePrefix: namespaces.ObjectPrefix(cfg.Fleet.Name), Logger: log})
+	cacheDir, cacheBytes := objectCache(cfg.Storage)
+	store, err := objcentral.NewStore(objcentral.StoreConfig{
+		Shards: shards, NamespacePrefix: namespaces.ObjectPrefix(cfg.Fleet.Name),
+		CacheDir: cacheDir, CacheBytes: cacheBytes, Logger: log,
+	})
 	if err != nil {
 		return err
 	}
+	f.closers = append(f.closers, store.Close)
 	placer := objcentral.NewPlacer(f.leases, readyMembers{f.view})
 	alarms, err := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: f.coord, Placer: placer, Claimer: cfg.Fleet.Member})
 	if err != nil {
@@ -207,6 +213,20 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key interna
 		Logger:    log.With("component", "objects"),
 	})
 	return nil
+}
+
+// objectCache is where the local replicas of held objects live, and
+// their budget (zero: the store's default).
+func objectCache(s config.Storage) (string, int64) {
+	var dir string
+	var max int64
+	if s.ObjectCache != nil {
+		dir, max = s.ObjectCache.Dir, s.ObjectCache.MaxBytes
+	}
+	if dir == "" && s.DataDir != "" {
+		dir = filepath.Join(s.DataDir, "objects")
+	}
+	return dir, max
 }
 
 // objectShards are the libSQL servers object databases live on: the main

@@ -26,6 +26,10 @@ type Options struct {
 	MaxOpenConns int
 	// ReadOnly opens the file read-only.
 	ReadOnly bool
+	// ManualCheckpoints turns SQLite's automatic WAL checkpoints off: the
+	// caller checkpoints (central mode reads the log before it is folded
+	// into the database file).
+	ManualCheckpoints bool
 }
 
 // Open opens (creating if needed) the SQLite file at path and checks that it
@@ -42,6 +46,9 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
 	q.Add("_pragma", "synchronous("+o.Synchronous+")")
 	q.Add("_pragma", "foreign_keys(1)")
+	if o.ManualCheckpoints {
+		q.Add("_pragma", "wal_autocheckpoint(0)")
+	}
 	q.Set("_txlock", "immediate")
 	if o.ReadOnly {
 		q.Set("mode", "ro")

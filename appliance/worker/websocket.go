@@ -68,6 +68,16 @@ type WebSocket struct {
 	mu         sync.Mutex // serialises writes; guards closed and attachment
 	closed     bool
 	attachment any
+	gate       func() error
+}
+
+// SetOutputGate is called by the object runtime: Send runs gate first and
+// sends nothing when it fails (central mode commits the object's writes
+// before a message that may reflect them leaves).
+func (ws *WebSocket) SetOutputGate(gate func() error) {
+	ws.mu.Lock()
+	ws.gate = gate
+	ws.mu.Unlock()
 }
 
 // NewWebSocket is called by the object runtime to wrap an upgraded
@@ -106,6 +116,14 @@ func (ws *WebSocket) HasTag(tag string) bool {
 // Send writes one message (TextMessage or BinaryMessage). It fails with
 // ErrWebSocketClosed after Close.
 func (ws *WebSocket) Send(messageType int, data []byte) error {
+	ws.mu.Lock()
+	gate := ws.gate
+	ws.mu.Unlock()
+	if gate != nil {
+		if err := gate(); err != nil {
+			return fmt.Errorf("websocket send: %w", err)
+		}
+	}
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	if ws.closed {

@@ -2,12 +2,14 @@ package objcentral_test
 
 import (
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dwk/fleet/appliance/objects"
 	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 
@@ -156,5 +158,45 @@ func TestAlarmIndexClaimExpires(t *testing.T) {
 	due, _ := dead.Due(ctx, []string{"A"}, time.Now(), 10)
 	if len(due) != 1 || due[0].Retries != 1 {
 		t.Errorf("after Put, Due = %+v; want the retry entry", due)
+	}
+}
+
+// TestAlarmsFireOnHolderTimer sets alarms through two replicas whose polls
+// are an hour apart, so only the holder's timer can run them: each runs
+// once, on the holder, claimed through the index.
+func TestAlarmsFireOnHolderTimer(t *testing.T) {
+	p := newTestProbe(t.Name())
+	_, rs := startFleet(t, 2, func(i int, o *replicaOptions) {
+		o.objects.AlarmPollInterval = time.Hour
+		name := fmt.Sprintf("r%d", i+1)
+		o.env = func(string) *worker.Env {
+			return worker.NewEnv("test", worker.Bindings{Vars: map[string]string{varReplica: name, varProbe: t.Name()}})
+		}
+	})
+	const n = 8
+	for i := range n {
+		r := rs[i%len(rs)]
+		if code, body := r.do(t, http.MethodPost, fmt.Sprint("t", i), fmt.Sprintf("/alarm?ms=%d", 100+20*i)); code != http.StatusOK {
+			t.Fatalf("set alarm: %d %s", code, body)
+		}
+	}
+	eventually(t, "every alarm to fire", 15*time.Second, func() bool {
+		for i := range n {
+			if len(p.alarmRuns(fmt.Sprint("t", i))) == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	for i := range n {
+		name := fmt.Sprint("t", i)
+		runs := p.alarmRuns(name)
+		if len(runs) != 1 {
+			t.Errorf("alarm of %s ran %d times (%v), want once", name, len(runs), runs)
+			continue
+		}
+		if h := holder(t, rs[0], name); h != runs[0] {
+			t.Errorf("alarm of %s ran on %s, the lease is held by %q", name, runs[0], h)
+		}
 	}
 }

@@ -13,6 +13,13 @@ var (
 	// ErrStatement: a statement the backend refuses before sending it
 	// (empty, or several statements with arguments).
 	ErrStatement = errors.New("objcentral: unsupported statement")
+	// ErrStale: the last commit of a replica's writes to the primary
+	// failed, so its local copy may hold writes the primary does not; it
+	// serves nothing more and is rebuilt from the primary when the object
+	// is opened again.
+	ErrStale = errors.New("objcentral: the local copy is stale after a failed commit")
+	// ErrLegacy: an object database in the row format of earlier versions.
+	ErrLegacy = errors.New("objcentral: object database in an earlier format")
 	// ErrForwardLoop: a request was forwarded MaxHops times without
 	// reaching the object's holder.
 	ErrForwardLoop = errors.New("objcentral: object request forwarded too many times")

@@ -45,16 +45,25 @@ type StoreConfig struct {
 	// libSQL server need different prefixes. 1 to 20 characters from a-z,
 	// 0-9, '-' and '_'. Default: "do-".
 	NamespacePrefix string
+	// CacheDir holds the local replicas of the objects this replica holds
+	// (and, within CacheBytes, of objects it held before). Default: a new
+	// temporary directory, removed by Close.
+	CacheDir string
+	// CacheBytes is the budget for replicas of objects not held here; the
+	// least recently used are deleted past it. Default: DefaultCacheBytes.
+	CacheBytes int64
 	// Logger receives database creations. Default: slog.Default().
 	Logger *slog.Logger
 }
 
-// Store is the central objects.ObjectStore. It holds no goroutines and no
-// per-object state; it is safe for concurrent use.
+// Store is the central objects.ObjectStore: each object it opens is served
+// from a local replica (DB) synced from the object's primary database. It
+// holds no goroutines; it is safe for concurrent use.
 type Store struct {
 	shards []Shard
 	names  []string
 	prefix string
+	cache  *cache
 	log    *slog.Logger
 }
 
@@ -93,7 +102,10 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("objcentral store: %w", err)
 	}
-	return &Store{shards: cfg.Shards, names: names, prefix: cfg.NamespacePrefix, log: cfg.Logger.With("component", "objcentral")}, nil
+	return &Store{
+		shards: cfg.Shards, names: names, prefix: cfg.NamespacePrefix,
+		cache: newCache(cfg.CacheDir, cfg.CacheBytes), log: cfg.Logger.With("component", "objcentral"),
+	}, nil
 }
 
 // Namespace is the name of the database of object id.
@@ -115,32 +127,59 @@ func (s *Store) ranked(id worker.ObjectID) []Shard {
 	return out
 }
 
-// Open implements objects.ObjectStore: it raises the database's stored
-// epoch to lease.Epoch() in one round trip (creating the database first if
-// it does not exist), and fails with an error wrapping objects.ErrFenced
-// if a holder with a higher epoch has opened it already. Every write the
-// previous holder committed is visible afterwards: all calls go to the
-// primary.
+// Open implements objects.ObjectStore. In one round trip it raises the
+// database's stored epoch to lease.Epoch() (creating the database first
+// if it does not exist) and fetches the pages the local replica lacks:
+// none when the replica is current, those written since its version when
+// it is behind, all of them when it is missing or not trusted. It fails
+// with an error wrapping objects.ErrFenced if a holder with a higher
+// epoch has opened the database already. The replica then holds every
+// write any earlier holder committed (sync-before-serve).
 func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Lease) (objects.ObjectDB, error) {
 	if lease == nil || lease.Epoch() < 1 {
 		return nil, fmt.Errorf("open object %s: %w", id, ErrNoEpoch)
 	}
 	epoch := lease.Epoch()
 	name := s.Namespace(id)
+	path, local, err := s.cache.acquire(name)
+	if err != nil {
+		return nil, fmt.Errorf("open object %s: %w", id, err)
+	}
+	db, err := s.open(ctx, id, name, path, local, epoch, lease)
+	if err != nil {
+		s.cache.release(name, nil)
+		return nil, fmt.Errorf("open object %s (database %s, epoch %d): %w", id, name, epoch, err)
+	}
+	return db, nil
+}
+
+// open syncs the replica at path and opens it.
+func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string, local *copyMeta, epoch int64, lease objects.Lease) (*DB, error) {
 	shards := s.ranked(id)
 	c := shards[0].Client.WithNamespace(name)
-	err := raiseEpoch(ctx, c, epoch)
+	res, err := openPrimary(ctx, c, epoch, local)
 	if isNamespaceMissing(err) {
 		c, err = s.locate(ctx, name, shards)
 		if err == nil {
-			err = raiseEpoch(ctx, c, epoch)
+			res, err = openPrimary(ctx, c, epoch, local)
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open object %s (database %s, epoch %d): %w", id, name, epoch, err)
+		return nil, err
 	}
-	return newDB(c, epoch, lease), nil
+	if res.legacy && res.head.version == 0 {
+		return nil, fmt.Errorf("%w: the database holds tables written by an earlier version of dwk, which kept rows, not pages", ErrLegacy)
+	}
+	if !current(local, res.head) {
+		if err := applyPages(path, local, res.head, res.pages); err != nil {
+			return nil, fmt.Errorf("sync the local copy: %w", err)
+		}
+	}
+	return openDB(ctx, name, path, c, epoch, lease, res.head, s.cache)
 }
+
+// Close removes the replicas' directory when it is a temporary one.
+func (s *Store) Close() error { return s.cache.close() }
 
 // locate finds the shard that holds database name — created there before
 // the shard list changed — or creates it on the first shard.

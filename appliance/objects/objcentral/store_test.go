@@ -53,11 +53,12 @@ func mustBatch(t *testing.T, db objects.ObjectDB, sql ...string) []worker.D1Resu
 // reads, and that it cannot reopen.
 func TestFencing(t *testing.T) {
 	b := newBackend(t, libsqlserver.Start(t))
+	oldStore, _ := b.objectStore(t)
 	store, _ := b.objectStore(t)
 	ctx := ctxFor(t)
 	id := testID("Fence", "x")
 
-	old, err := store.Open(ctx, id, newFakeLease(1))
+	old, err := oldStore.Open(ctx, id, newFakeLease(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,9 @@ func TestFencing(t *testing.T) {
 			_, err := old.Batch(ctx, []worker.D1Query{{SQL: "INSERT INTO t VALUES ('stale')"}})
 			return err
 		},
-		"read batch": func() error {
+		// Reads are local while the lease is fresh (by the holder's clock);
+		// a refused write leaves the copy stale, so reads stop too.
+		"read batch after a refused write": func() error {
 			_, err := old.Batch(ctx, []worker.D1Query{{SQL: "SELECT count(*) FROM t"}})
 			return err
 		},
@@ -93,12 +96,13 @@ func TestFencing(t *testing.T) {
 		},
 		"delete all": func() error { return old.DeleteAll(ctx) },
 		"reopen": func() error {
-			_, err := store.Open(ctx, id, newFakeLease(1))
+			old.Close()
+			_, err := oldStore.Open(ctx, id, newFakeLease(1))
 			return err
 		},
 	}
-	for name, fn := range attempts {
-		if err := fn(); !errors.Is(err, objects.ErrFenced) {
+	for _, name := range []string{"write batch", "read batch after a refused write", "transaction", "delete all", "reopen"} {
+		if err := attempts[name](); !errors.Is(err, objects.ErrFenced) {
 			t.Errorf("stale %s: err = %v, want ErrFenced", name, err)
 		}
 	}
@@ -107,6 +111,7 @@ func TestFencing(t *testing.T) {
 		t.Errorf("rows = %s: a stale write landed or a write was lost", got)
 	}
 	// A lease known to be lost refuses at once, without a round trip.
+	cur.Close()
 	l := newFakeLease(3)
 	db, err := store.Open(ctx, id, l)
 	if err != nil {
@@ -148,9 +153,19 @@ func TestDeleteAllKeepsTheEpoch(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := mustBatch(t, db, "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
-	if got := fmt.Sprint(rs[0].Rows); got != "[[_dwk_epoch]]" {
-		t.Errorf("schema after DeleteAll = %s, want only _dwk_epoch", got)
+	if got := fmt.Sprint(rs[0].Rows); got != "[]" {
+		t.Errorf("schema after DeleteAll = %s, want nothing", got)
 	}
+	db.Close()
+	fresh, err := store.Open(ctx, id, newFakeLease(6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs = mustBatch(t, fresh, "SELECT name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name")
+	if got := fmt.Sprint(rs[0].Rows); got != "[]" {
+		t.Errorf("schema after DeleteAll, reopened = %s, want nothing", got)
+	}
+	fresh.Close()
 	if _, err := store.Open(ctx, id, newFakeLease(4)); !errors.Is(err, objects.ErrFenced) {
 		t.Errorf("Open with an older epoch after DeleteAll: err = %v, want ErrFenced", err)
 	}

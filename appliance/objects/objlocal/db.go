@@ -18,6 +18,7 @@ import (
 // accounting exact.
 type DB struct {
 	path string
+	opts sqlitedb.Options
 
 	mu     sync.Mutex
 	db     *sql.DB // nil until first use and after DeleteAll
@@ -36,7 +37,9 @@ func (d *DB) handle(ctx context.Context) (*sql.DB, error) {
 		return nil, errDBClosed
 	}
 	if d.db == nil {
-		db, err := sqlitedb.Open(ctx, d.path, sqlitedb.Options{MaxOpenConns: 1})
+		opts := d.opts
+		opts.MaxOpenConns = 1
+		db, err := sqlitedb.Open(ctx, d.path, opts)
 		if err != nil {
 			return nil, fmt.Errorf("open object database: %w", err)
 		}

@@ -1,0 +1,275 @@
+package objcentral
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultCacheBytes is the default budget of a Store's local replicas of
+// objects this replica does not hold: past it, the least recently used
+// copies are deleted. Held objects are never evicted.
+const DefaultCacheBytes = 1 << 30
+
+// copyMeta describes a local replica file that was closed cleanly: the
+// primary's generation and version it holds, byte for byte. A replica file
+// without its meta file (never closed cleanly: a crash, a failed commit)
+// is not trusted and is rebuilt from the primary.
+type copyMeta struct {
+	Gen      string `json:"gen"`
+	Version  int64  `json:"version"`
+	PageSize int    `json:"page_size"`
+}
+
+// cache is the directory of local replicas, with its size budget. One
+// replica file per object database name: <name>.db, its WAL and shared
+// memory files, and <name>.meta once closed cleanly.
+type cache struct {
+	dir      string // empty until first use when a temporary dir is used
+	maxBytes int64
+	temp     bool
+
+	mu      sync.Mutex
+	entries map[string]*cacheEntry
+	ready   bool
+}
+
+type cacheEntry struct {
+	size     int64
+	lastUsed time.Time
+	inUse    bool
+}
+
+func newCache(dir string, maxBytes int64) *cache {
+	if maxBytes <= 0 {
+		maxBytes = DefaultCacheBytes
+	}
+	return &cache{dir: dir, maxBytes: maxBytes, temp: dir == "", entries: map[string]*cacheEntry{}}
+}
+
+// init creates the directory and indexes what an earlier run left there.
+// Called with c.mu held.
+func (c *cache) initLocked() error {
+	if c.ready {
+		return nil
+	}
+	if c.temp {
+		dir, err := os.MkdirTemp("", "dwk-objects-")
+		if err != nil {
+			return fmt.Errorf("object cache: %w", err)
+		}
+		c.dir = dir
+	} else if err := os.MkdirAll(c.dir, 0o700); err != nil {
+		return fmt.Errorf("object cache: %w", err)
+	}
+	des, err := os.ReadDir(c.dir)
+	if err != nil {
+		return fmt.Errorf("object cache: %w", err)
+	}
+	for _, de := range des {
+		name, ok := strings.CutSuffix(de.Name(), ".db")
+		if !ok {
+			continue
+		}
+		info, err := de.Info()
+		if err != nil {
+			continue
+		}
+		c.entries[name] = &cacheEntry{size: info.Size(), lastUsed: info.ModTime()}
+	}
+	c.ready = true
+	return nil
+}
+
+// path is the replica file of database name.
+func (c *cache) path(name string) string { return filepath.Join(c.dir, name+".db") }
+
+func (c *cache) metaPath(name string) string { return filepath.Join(c.dir, name+".meta") }
+
+// acquire marks name in use and returns its replica file and the meta of
+// its last clean close (nil when there is none, or the copy is not to be
+// trusted). The meta file is removed, durably, before acquire returns, so
+// a crash while the copy is in use leaves a copy that is not trusted.
+func (c *cache) acquire(name string) (string, *copyMeta, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.initLocked(); err != nil {
+		return "", nil, err
+	}
+	e := c.entries[name]
+	if e == nil {
+		e = &cacheEntry{}
+		c.entries[name] = e
+	}
+	if e.inUse {
+		return "", nil, fmt.Errorf("object cache: %s is already open", name)
+	}
+	e.inUse = true
+	path := c.path(name)
+	meta := c.readMeta(name)
+	if meta == nil {
+		if err := removeFiles(path); err != nil {
+			e.inUse = false
+			return "", nil, fmt.Errorf("object cache: %w", err)
+		}
+		return path, nil, nil
+	}
+	if err := os.Remove(c.metaPath(name)); err != nil {
+		e.inUse = false
+		return "", nil, fmt.Errorf("object cache: %w", err)
+	}
+	if err := syncDir(c.dir); err != nil {
+		e.inUse = false
+		return "", nil, fmt.Errorf("object cache: %w", err)
+	}
+	return path, meta, nil
+}
+
+func (c *cache) readMeta(name string) *copyMeta {
+	b, err := os.ReadFile(c.metaPath(name))
+	if err != nil {
+		return nil
+	}
+	var m copyMeta
+	if json.Unmarshal(b, &m) != nil || m.Gen == "" {
+		return nil
+	}
+	if _, err := os.Stat(c.path(name)); err != nil && m.Version > 0 {
+		return nil
+	}
+	return &m
+}
+
+// release ends the use of name. With meta, the copy was closed cleanly
+// and is kept (durably) for the next holder on this replica; without, it
+// is deleted. Then copies of objects not in use are evicted, least
+// recently used first, until the cache fits its budget.
+func (c *cache) release(name string, meta *copyMeta) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[name]
+	if e == nil {
+		return nil
+	}
+	e.inUse = false
+	e.lastUsed = time.Now()
+	path := c.path(name)
+	var err error
+	if meta != nil {
+		err = writeMeta(c.metaPath(name), path, meta)
+	}
+	if meta == nil || err != nil {
+		delete(c.entries, name)
+		os.Remove(c.metaPath(name))
+		if rerr := removeFiles(path); err == nil {
+			err = rerr
+		}
+	} else if info, serr := os.Stat(path); serr == nil {
+		e.size = info.Size()
+	} else {
+		e.size = 0
+	}
+	c.evictLocked()
+	return err
+}
+
+// evictLocked deletes unused copies, oldest first, while over budget.
+func (c *cache) evictLocked() {
+	var total int64
+	var idle []string
+	for name, e := range c.entries {
+		total += e.size
+		if !e.inUse {
+			idle = append(idle, name)
+		}
+	}
+	sort.Slice(idle, func(i, j int) bool { return c.entries[idle[i]].lastUsed.Before(c.entries[idle[j]].lastUsed) })
+	for _, name := range idle {
+		if total <= c.maxBytes {
+			return
+		}
+		total -= c.entries[name].size
+		delete(c.entries, name)
+		os.Remove(c.metaPath(name))
+		removeFiles(c.path(name))
+	}
+}
+
+// bytes is the size of every copy the cache holds.
+func (c *cache) bytes() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var total int64
+	for _, e := range c.entries {
+		total += e.size
+	}
+	return total
+}
+
+// close removes a temporary cache directory.
+func (c *cache) close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.temp && c.dir != "" {
+		return os.RemoveAll(c.dir)
+	}
+	return nil
+}
+
+// writeMeta makes the replica file at dbPath and then its meta durable.
+func writeMeta(metaPath, dbPath string, m *copyMeta) error {
+	if err := syncFile(dbPath); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	tmp := metaPath + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	if err := syncFile(tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, metaPath); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(metaPath))
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// removeFiles deletes a SQLite database with its WAL and shared-memory
+// files; missing files are not an error.
+func removeFiles(path string) error {
+	var errs []error
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,162 @@
+package objcentral
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/objects/objcentral/walpages"
+)
+
+// checkpointWait bounds a checkpoint after a commit; one that cannot get
+// the connection in time (a transaction is open) is left for later.
+const checkpointWait = time.Second
+
+// pending is what the replica committed locally since its last commit at
+// the primary.
+type pending struct {
+	pages    map[uint32][]byte
+	dbSize   uint32
+	pageSize int
+	log      walpages.Log
+}
+
+// pendingLocked collects the local changes not yet at the primary, or nil
+// when there are none.
+func (d *DB) pendingLocked() (*pending, error) {
+	wal := d.local.Path() + "-wal"
+	if !d.full {
+		if info, err := os.Stat(wal); err != nil || info.Size() == 0 {
+			return nil, nil
+		}
+	}
+	skip := d.shipped
+	log, err := walpages.Read(wal, 0)
+	if err != nil {
+		return nil, err
+	}
+	if log.Salt1 != d.salt[0] || log.Salt2 != d.salt[1] {
+		skip = 0
+	}
+	if skip > 0 {
+		if log, err = walpages.Read(wal, skip); err != nil {
+			return nil, err
+		}
+	}
+	if !d.full {
+		if log.Frames <= skip {
+			return nil, nil
+		}
+		return &pending{pages: log.Pages, dbSize: log.DBSize, pageSize: log.PageSize, log: log}, nil
+	}
+	// After DeleteAll: every page of the new database, from its file and
+	// its log.
+	p := &pending{pages: map[uint32][]byte{}, pageSize: log.PageSize, log: log}
+	data, err := os.ReadFile(d.local.Path())
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if len(data) >= 100 {
+		ps := int(binary.BigEndian.Uint16(data[16:18]))
+		if ps == 1 {
+			ps = 65536
+		}
+		if p.pageSize == 0 {
+			p.pageSize = ps
+		}
+		if ps == p.pageSize {
+			for i := 0; (i+1)*ps <= len(data); i++ {
+				p.pages[uint32(i+1)] = data[i*ps : (i+1)*ps]
+			}
+			p.dbSize = uint32(len(data) / ps)
+		}
+	}
+	for pgno, page := range log.Pages {
+		p.pages[pgno] = page
+	}
+	if log.DBSize != 0 {
+		p.dbSize = log.DBSize
+	}
+	for pgno := range p.pages {
+		if pgno > p.dbSize {
+			delete(p.pages, pgno)
+		}
+	}
+	if p.pageSize == 0 {
+		p.pageSize = d.pageSize
+	}
+	return p, nil
+}
+
+// commitLocked commits p at the primary in one round trip, under the
+// epoch guard, and advances the replica's version.
+func (d *DB) commitLocked(ctx context.Context, p *pending) error {
+	ctx, done := d.leaseContext(ctx)
+	defer done()
+	next := d.version + 1
+	stmts := []hrana.Stmt{
+		hrana.NewStmt(`BEGIN IMMEDIATE`),
+		noRows(hrana.NewStmt(epochGuard, hrana.Integer(d.epoch))),
+	}
+	for pgno, page := range p.pages {
+		stmts = append(stmts, noRows(hrana.NewStmt(pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(page))))
+	}
+	stmts = append(stmts,
+		noRows(hrana.NewStmt(pagesTruncate, hrana.Integer(int64(p.dbSize)))),
+		noRows(hrana.NewStmt(replicaAdvance, hrana.Integer(next), hrana.Integer(int64(p.dbSize)), hrana.Integer(int64(p.pageSize)), hrana.Integer(d.version))),
+		noRows(hrana.NewStmt(replicaCheck, hrana.Integer(next))),
+		hrana.NewStmt(`COMMIT`),
+	)
+	commit := len(stmts) - 1
+	steps := append(chain(stmts...), rollbackStep(0, commit))
+	res, err := d.c.Batch(ctx, steps)
+	if err != nil {
+		return fmt.Errorf("commit to the primary: %w", leaseCause(ctx, err))
+	}
+	if e := hranaclient.StepError(res, 0); e != nil {
+		return fmt.Errorf("commit to the primary: begin: %w", e)
+	}
+	if e := hranaclient.StepError(res, 1); e != nil {
+		if isConstraint(e) {
+			return fencedError(d.epoch, e)
+		}
+		return fmt.Errorf("commit to the primary: epoch guard: %w", e)
+	}
+	for i := 2; i <= commit; i++ {
+		if e := hranaclient.StepError(res, i); e != nil {
+			return fmt.Errorf("commit to the primary: step %d: %w", i, e)
+		}
+	}
+	if !hranaclient.StepRan(res, commit) {
+		return errors.New("commit to the primary: COMMIT did not run")
+	}
+	d.commits.Add(1)
+	d.version, d.pageSize, d.full = next, p.pageSize, false
+	d.shipped, d.salt = p.log.Frames, [2]uint32{p.log.Salt1, p.log.Salt2}
+	if !d.inTx.Load() {
+		cctx, cancel := context.WithTimeout(context.Background(), checkpointWait)
+		if d.local.Checkpoint(cctx) == nil {
+			d.shipped, d.salt = 0, [2]uint32{}
+		}
+		cancel()
+	}
+	return nil
+}
+
+// leaseContext is ctx, also cancelled when the lease ends.
+func (d *DB) leaseContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if d.ctx == nil {
+		return ctx, func() {}
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	stop := context.AfterFunc(d.ctx, func() {
+		cancel(fmt.Errorf("%w: the lease (epoch %d) ended", objects.ErrFenced, d.epoch))
+	})
+	return cctx, func() { stop(); cancel(nil) }
+}

@@ -1,0 +1,248 @@
+package objcentral
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/objects/objlocal"
+	"github.com/dwk/fleet/appliance/sqlitedb"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// DB is one object's database as a holder serves it: a SQLite replica on
+// local disk, synced from the primary when opened. Reads are served from
+// the replica without a round trip. Writes commit locally and are then
+// committed at the primary — the pages they changed, guarded by the
+// lease's epoch, in one round trip — before Batch, Transaction or
+// DeleteAll return; while the runtime holds the object's output (Hold),
+// they are committed together at Confirm instead. A failed commit leaves
+// the replica stale (ErrStale or ErrFenced from then on).
+type DB struct {
+	name   string
+	c      *hranaclient.Client
+	epoch  int64
+	lost   <-chan struct{}
+	fresh  func() bool
+	ctx    context.Context // the lease's, when it has one
+	cache  *cache
+	local  *objlocal.DB
+
+	inTx atomic.Bool
+
+	mu       sync.Mutex // guards what follows, and serialises commits
+	gen      string
+	version  int64 // the primary's version the committed local state is at
+	pageSize int
+	held     bool
+	full     bool  // DeleteAll ran: commit every page
+	shipped  int   // WAL frames of this generation already committed
+	salt     [2]uint32
+	broken   error // why the copy is stale
+	closed   bool
+	commits  atomic.Int64
+}
+
+var _ objects.ObjectDB = (*DB)(nil)
+var _ objects.OutputGate = (*DB)(nil)
+
+// openDB opens the replica file at path, which openPrimary and applyPages
+// brought to h.
+func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch int64, lease objects.Lease, h head, ch *cache) (*DB, error) {
+	local, err := objlocal.OpenFile(ctx, path, sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true})
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{
+		name: name, c: c, epoch: epoch, lost: lease.Lost(), cache: ch, local: local,
+		gen: h.gen, version: h.version, pageSize: h.pageSize,
+	}
+	if f, ok := lease.(interface{ Fresh() bool }); ok {
+		d.fresh = f.Fresh
+	}
+	if lc, ok := lease.(interface{ Context() context.Context }); ok {
+		d.ctx = lc.Context()
+	}
+	return d, nil
+}
+
+// Epoch is the epoch the database was opened with.
+func (d *DB) Epoch() int64 { return d.epoch }
+
+// Commits is the number of round trips that committed writes.
+func (d *DB) Commits() int64 { return d.commits.Load() }
+
+// check fails when the replica may not serve: closed, stale, or the
+// lease is lost or no longer fresh.
+func (d *DB) check() error {
+	d.mu.Lock()
+	closed, broken := d.closed, d.broken
+	d.mu.Unlock()
+	switch {
+	case closed:
+		return ErrClosed
+	case broken != nil:
+		return broken
+	}
+	select {
+	case <-d.lost:
+		return fmt.Errorf("%w: the lease (epoch %d) was lost", objects.ErrFenced, d.epoch)
+	default:
+	}
+	if d.fresh != nil && !d.fresh() {
+		return fmt.Errorf("%w: the lease (epoch %d) is no longer fresh", objects.ErrFenced, d.epoch)
+	}
+	return nil
+}
+
+// Batch implements worker.StorageBackend.
+func (d *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Result, error) {
+	if len(stmts) == 0 {
+		return nil, nil
+	}
+	if err := d.check(); err != nil {
+		return nil, err
+	}
+	for _, q := range stmts {
+		if err := checkQuery(q); err != nil {
+			return nil, err
+		}
+	}
+	rs, err := d.local.Batch(ctx, stmts)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.afterWrite(ctx); err != nil {
+		return nil, err
+	}
+	return rs, nil
+}
+
+// Transaction implements worker.StorageBackend.
+func (d *DB) Transaction(ctx context.Context, fn func(tx worker.SQLExecer) error) error {
+	if err := d.check(); err != nil {
+		return err
+	}
+	d.inTx.Store(true)
+	err := d.local.Transaction(ctx, func(tx worker.SQLExecer) error { return fn(checkedTx{tx}) })
+	d.inTx.Store(false)
+	if err != nil {
+		return err
+	}
+	return d.afterWrite(ctx)
+}
+
+// DeleteAll implements worker.StorageBackend: the replica starts anew and
+// the next commit replaces every page at the primary.
+func (d *DB) DeleteAll(ctx context.Context) error {
+	if err := d.check(); err != nil {
+		return err
+	}
+	if err := d.local.DeleteAll(ctx); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.full, d.shipped, d.salt = true, 0, [2]uint32{}
+	d.mu.Unlock()
+	return d.afterWrite(ctx)
+}
+
+// afterWrite commits at once unless the output is held.
+func (d *DB) afterWrite(ctx context.Context) error {
+	d.mu.Lock()
+	held := d.held
+	d.mu.Unlock()
+	if held {
+		return nil
+	}
+	return d.Confirm(ctx)
+}
+
+// Hold implements objects.OutputGate.
+func (d *DB) Hold() {
+	d.mu.Lock()
+	d.held = true
+	d.mu.Unlock()
+}
+
+// Release implements objects.OutputGate.
+func (d *DB) Release(ctx context.Context) error {
+	err := d.Confirm(ctx)
+	d.mu.Lock()
+	d.held = false
+	d.mu.Unlock()
+	return err
+}
+
+// Confirm implements objects.OutputGate: every write committed locally so
+// far is committed at the primary in one round trip (none when there is
+// nothing new).
+func (d *DB) Confirm(ctx context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		return ErrClosed
+	case d.broken != nil:
+		return d.broken
+	}
+	p, err := d.pendingLocked()
+	if err != nil {
+		return d.breakLocked(fmt.Errorf("read local changes: %w", err))
+	}
+	if p == nil {
+		return nil
+	}
+	if err := d.commitLocked(ctx, p); err != nil {
+		return d.breakLocked(err)
+	}
+	return nil
+}
+
+// breakLocked marks the replica stale because of err and returns the
+// error callers see.
+func (d *DB) breakLocked(err error) error {
+	if errors.Is(err, objects.ErrFenced) {
+		d.broken = err
+	} else {
+		d.broken = fmt.Errorf("%w: %w", ErrStale, err)
+	}
+	return d.broken
+}
+
+// Close implements objects.ObjectDB. A replica whose every write reached
+// the primary is checkpointed and kept for the next time this replica
+// holds the object; any other is deleted.
+func (d *DB) Close() error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return nil
+	}
+	d.closed = true
+	clean := d.broken == nil
+	if clean {
+		if p, err := d.pendingLocked(); err != nil || p != nil {
+			clean = false
+		}
+	}
+	meta := &copyMeta{Gen: d.gen, Version: d.version, PageSize: d.pageSize}
+	d.mu.Unlock()
+	if clean && !d.inTx.Load() {
+		if err := d.local.Checkpoint(context.Background()); err != nil {
+			clean = false
+		}
+	}
+	err := d.local.Close()
+	if err != nil || !clean {
+		meta = nil
+	}
+	if rerr := d.cache.release(d.name, meta); err == nil {
+		err = rerr
+	}
+	return err
+}

@@ -1,0 +1,143 @@
+package objcentral
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/objects"
+)
+
+// openResult is what the one round trip of an open learned.
+type openResult struct {
+	head   head
+	pages  map[int64][]byte // pages the local copy lacks
+	legacy bool             // tables of the earlier row format are present
+}
+
+// openPrimary raises the database's epoch to epoch and, in the same round
+// trip, reads the replica head and the pages a copy at (gen, version)
+// lacks (every page when local is nil). It fails with an error wrapping
+// objects.ErrFenced if a higher epoch is stored.
+func openPrimary(ctx context.Context, c *hranaclient.Client, epoch int64, local *copyMeta) (openResult, error) {
+	gen, version := "", int64(-1)
+	if local != nil {
+		gen, version = local.Gen, local.Version
+	}
+	steps := chain(
+		hrana.NewStmt(`BEGIN IMMEDIATE`),
+		hrana.NewStmt(epochSchema),
+		hrana.NewStmt(epochRaise, hrana.Integer(epoch)),
+		hrana.NewStmt(epochSelect),
+		hrana.NewStmt(replicaSchema),
+		hrana.NewStmt(pagesSchema),
+		hrana.NewStmt(pagesIndex),
+		hrana.NewStmt(replicaInit, hrana.Text(newGeneration())),
+		hrana.NewStmt(replicaSelect),
+		hrana.NewStmt(pagesSince, hrana.Text(gen), hrana.Integer(version)),
+		hrana.NewStmt(legacyTables),
+		hrana.NewStmt(`COMMIT`),
+	)
+	const commit = 11
+	steps = append(steps, rollbackStep(0, commit))
+	res, err := c.Batch(ctx, steps)
+	if err != nil {
+		return openResult{}, fmt.Errorf("open: %w", err)
+	}
+	for i := 0; i <= commit; i++ {
+		if e := hranaclient.StepError(res, i); e != nil {
+			return openResult{}, fmt.Errorf("open: step %d: %w", i, e)
+		}
+	}
+	if !hranaclient.StepRan(res, commit) {
+		return openResult{}, errors.New("open: COMMIT did not run")
+	}
+	stored, err := epochOf(res.StepResults[3])
+	if err != nil {
+		return openResult{}, fmt.Errorf("open: %w", err)
+	}
+	if stored != epoch {
+		return openResult{}, fmt.Errorf("%w: this holder has epoch %d, the database is held at epoch %d", objects.ErrFenced, epoch, stored)
+	}
+	h, err := headOf(res.StepResults[8])
+	if err != nil {
+		return openResult{}, fmt.Errorf("open: %w", err)
+	}
+	out := openResult{head: h, pages: map[int64][]byte{}}
+	for _, row := range res.StepResults[9].Rows {
+		if len(row) != 2 || row[0].Kind != hrana.KindInteger || row[1].Kind != hrana.KindBlob {
+			return openResult{}, errors.New("open: malformed page row")
+		}
+		out.pages[row[0].Int] = row[1].Blob
+	}
+	if r := res.StepResults[10]; r != nil && len(r.Rows) == 1 && len(r.Rows[0]) == 1 {
+		out.legacy = r.Rows[0][0].Int > 0
+	}
+	return out, nil
+}
+
+// headOf decodes the result of replicaSelect.
+func headOf(r *hrana.StmtResult) (head, error) {
+	if r == nil || len(r.Rows) != 1 || len(r.Rows[0]) != 4 {
+		return head{}, errors.New("_dwk_replica holds no head")
+	}
+	row := r.Rows[0]
+	if row[0].Kind != hrana.KindText || row[1].Kind != hrana.KindInteger || row[2].Kind != hrana.KindInteger || row[3].Kind != hrana.KindInteger {
+		return head{}, errors.New("_dwk_replica holds a malformed head")
+	}
+	return head{gen: row[0].Text, version: row[1].Int, pages: row[2].Int, pageSize: int(row[3].Int)}, nil
+}
+
+// current reports whether a copy described by local equals the primary
+// at h without fetching a page.
+func current(local *copyMeta, h head) bool {
+	return local != nil && local.Gen == h.gen && local.Version == h.version
+}
+
+// applyPages brings the replica file at path to the primary's state h:
+// over the copy described by local when its generation matches and it is
+// not ahead (incremental), otherwise from nothing. pages are what
+// openPrimary fetched for that copy.
+func applyPages(path string, local *copyMeta, h head, pages map[int64][]byte) error {
+	incremental := local != nil && local.Gen == h.gen && local.Version <= h.version
+	if !incremental {
+		if err := removeFiles(path); err != nil {
+			return err
+		}
+	}
+	if h.pages == 0 {
+		return removeFiles(path)
+	}
+	if h.pageSize < 512 {
+		return fmt.Errorf("primary names page size %d", h.pageSize)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	for pgno, data := range pages {
+		if len(data) != h.pageSize {
+			return fmt.Errorf("page %d holds %d bytes, want %d", pgno, len(data), h.pageSize)
+		}
+		if _, err := f.WriteAt(data, (pgno-1)*int64(h.pageSize)); err != nil {
+			return err
+		}
+	}
+	if err := f.Truncate(h.pages * int64(h.pageSize)); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// newGeneration is a random id for a new primary database.
+func newGeneration() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
