@@ -107,6 +107,7 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	for pgno, page := range p.pages {
 		stmts = append(stmts, noRows(hrana.NewStmt(pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(page))))
 	}
+	stmts = append(stmts, d.also...)
 	stmts = append(stmts,
 		noRows(hrana.NewStmt(pagesTruncate, hrana.Integer(int64(p.dbSize)))),
 		noRows(hrana.NewStmt(replicaAdvance, hrana.Integer(next), hrana.Integer(int64(p.dbSize)), hrana.Integer(int64(p.pageSize)), hrana.Integer(d.version))),
@@ -137,7 +138,7 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 		return errors.New("commit to the primary: COMMIT did not run")
 	}
 	d.commits.Add(1)
-	d.version, d.pageSize, d.full = next, p.pageSize, false
+	d.version, d.pageSize, d.full, d.also = next, p.pageSize, false, nil
 	d.shipped, d.salt = p.log.Frames, [2]uint32{p.log.Salt1, p.log.Salt2}
 	if !d.inTx.Load() {
 		cctx, cancel := context.WithTimeout(context.Background(), checkpointWait)

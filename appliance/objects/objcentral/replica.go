@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/dwk/fleet/appliance/hrana"
 	"github.com/dwk/fleet/appliance/hranaclient"
 	"github.com/dwk/fleet/appliance/objects"
 	"github.com/dwk/fleet/appliance/objects/objlocal"
@@ -23,14 +24,14 @@ import (
 // they are committed together at Confirm instead. A failed commit leaves
 // the replica stale (ErrStale or ErrFenced from then on).
 type DB struct {
-	name   string
-	c      *hranaclient.Client
-	epoch  int64
-	lost   <-chan struct{}
-	fresh  func() bool
-	ctx    context.Context // the lease's, when it has one
-	cache  *cache
-	local  *objlocal.DB
+	name  string
+	c     *hranaclient.Client
+	epoch int64
+	lost  <-chan struct{}
+	fresh func() bool
+	ctx   context.Context // the lease's, when it has one
+	cache *cache
+	local *objlocal.DB
 
 	inTx atomic.Bool
 
@@ -39,8 +40,9 @@ type DB struct {
 	version  int64 // the primary's version the committed local state is at
 	pageSize int
 	held     bool
-	full     bool  // DeleteAll ran: commit every page
-	shipped  int   // WAL frames of this generation already committed
+	full     bool         // DeleteAll ran: commit every page
+	also     []hrana.Stmt // run at the primary in the next commit
+	shipped  int          // WAL frames of this generation already committed
 	salt     [2]uint32
 	broken   error // why the copy is stale
 	closed   bool

@@ -167,15 +167,29 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 	if err != nil {
 		return nil, err
 	}
-	if res.legacy && res.head.version == 0 {
-		return nil, fmt.Errorf("%w: the database holds tables written by an earlier version of dwk, which kept rows, not pages", ErrLegacy)
-	}
-	if !current(local, res.head) {
+	legacy := res.legacy && res.head.version == 0
+	if !current(local, res.head) || legacy {
+		if legacy {
+			local = nil
+		}
 		if err := applyPages(path, local, res.head, res.pages); err != nil {
 			return nil, fmt.Errorf("sync the local copy: %w", err)
 		}
 	}
-	return openDB(ctx, name, path, c, epoch, lease, res.head, s.cache)
+	db, err := openDB(ctx, name, path, c, epoch, lease, res.head, s.cache)
+	if err != nil || !legacy {
+		return db, err
+	}
+	if err := importLegacy(ctx, c, db); err != nil {
+		db.local.Close()
+		return nil, err
+	}
+	if err := db.Confirm(ctx); err != nil {
+		db.local.Close()
+		return nil, fmt.Errorf("import the earlier tables: %w", err)
+	}
+	s.log.Info("imported an object database from the earlier row format", "namespace", name)
+	return db, nil
 }
 
 // Close removes the replicas' directory when it is a temporary one.
