@@ -21,6 +21,13 @@ const DefaultCacheBytes = 1 << 30
 // primary's generation and version it holds, byte for byte. A replica file
 // without its meta file (never closed cleanly: a crash, a failed commit)
 // is not trusted and is rebuilt from the primary.
+//
+// Closing a copy writes its meta without fsync: within one process the
+// page cache keeps file and meta consistent. Across processes, the copies
+// are trusted only if the previous process shut down cleanly: it synced
+// the file system and then wrote the marker cleanFile, which the next
+// process removes (durably) before it uses any copy. After a crash or a
+// power loss every copy is rebuilt from the primary.
 type copyMeta struct {
 	Gen      string `json:"gen"`
 	Version  int64  `json:"version"`
@@ -68,11 +75,25 @@ func (c *cache) initLocked() error {
 	} else if err := os.MkdirAll(c.dir, 0o700); err != nil {
 		return fmt.Errorf("object cache: %w", err)
 	}
+	clean := filepath.Join(c.dir, cleanFile)
+	_, err := os.Stat(clean)
+	trusted := err == nil
+	if trusted {
+		if err := os.Remove(clean); err != nil {
+			return fmt.Errorf("object cache: %w", err)
+		}
+		if err := syncDir(c.dir); err != nil {
+			return fmt.Errorf("object cache: %w", err)
+		}
+	}
 	des, err := os.ReadDir(c.dir)
 	if err != nil {
 		return fmt.Errorf("object cache: %w", err)
 	}
 	for _, de := range des {
+		if !trusted && strings.HasSuffix(de.Name(), ".meta") {
+			os.Remove(filepath.Join(c.dir, de.Name()))
+		}
 		name, ok := strings.CutSuffix(de.Name(), ".db")
 		if !ok {
 			continue
@@ -94,8 +115,8 @@ func (c *cache) metaPath(name string) string { return filepath.Join(c.dir, name+
 
 // acquire marks name in use and returns its replica file and the meta of
 // its last clean close (nil when there is none, or the copy is not to be
-// trusted). The meta file is removed, durably, before acquire returns, so
-// a crash while the copy is in use leaves a copy that is not trusted.
+// trusted). The meta file is removed before acquire returns, so a copy
+// left in use by a crash is not trusted.
 func (c *cache) acquire(name string) (string, *copyMeta, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -121,10 +142,6 @@ func (c *cache) acquire(name string) (string, *copyMeta, error) {
 		return path, nil, nil
 	}
 	if err := os.Remove(c.metaPath(name)); err != nil {
-		e.inUse = false
-		return "", nil, fmt.Errorf("object cache: %w", err)
-	}
-	if err := syncDir(c.dir); err != nil {
 		e.inUse = false
 		return "", nil, fmt.Errorf("object cache: %w", err)
 	}
@@ -162,7 +179,7 @@ func (c *cache) release(name string, meta *copyMeta) error {
 	path := c.path(name)
 	var err error
 	if meta != nil {
-		err = writeMeta(c.metaPath(name), path, meta)
+		err = writeMeta(c.metaPath(name), meta)
 	}
 	if meta == nil || err != nil {
 		delete(c.entries, name)
@@ -212,21 +229,48 @@ func (c *cache) bytes() int64 {
 	return total
 }
 
-// close removes a temporary cache directory.
+// cleanFile marks a cache whose copies and meta files are all on disk.
+const cleanFile = "clean"
+
+// close ends the cache at shutdown: a temporary directory is removed; a
+// kept one is synced to disk and marked clean, so the next process trusts
+// the copies closed cleanly (see copyMeta).
 func (c *cache) close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.temp && c.dir != "" {
+	if c.dir == "" || !c.ready {
+		return nil
+	}
+	if c.temp {
 		return os.RemoveAll(c.dir)
 	}
-	return nil
+	for name, e := range c.entries {
+		if e.inUse {
+			return nil // a copy still open cannot be vouched for
+		}
+		if err := syncFile(c.path(name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("object cache: %w", err)
+		}
+		if err := syncFile(c.metaPath(name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("object cache: %w", err)
+		}
+	}
+	if err := syncDir(c.dir); err != nil {
+		return fmt.Errorf("object cache: %w", err)
+	}
+	clean := filepath.Join(c.dir, cleanFile)
+	if err := os.WriteFile(clean, nil, 0o600); err != nil {
+		return fmt.Errorf("object cache: %w", err)
+	}
+	if err := syncFile(clean); err != nil {
+		return fmt.Errorf("object cache: %w", err)
+	}
+	return syncDir(c.dir)
 }
 
-// writeMeta makes the replica file at dbPath and then its meta durable.
-func writeMeta(metaPath, dbPath string, m *copyMeta) error {
-	if err := syncFile(dbPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
+// writeMeta writes the meta of the replica file (atomically, not durably:
+// see copyMeta).
+func writeMeta(metaPath string, m *copyMeta) error {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err
@@ -235,13 +279,7 @@ func writeMeta(metaPath, dbPath string, m *copyMeta) error {
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		return err
 	}
-	if err := syncFile(tmp); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, metaPath); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(metaPath))
+	return os.Rename(tmp, metaPath)
 }
 
 func syncFile(path string) error {
