@@ -5,7 +5,7 @@ BIN := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -s -w -X github.com/dwk/fleet/appliance/buildinfo.version=$(VERSION)
 
-.PHONY: all build test test-unit test-race lint demo demo-down bench generate soak tools clean
+.PHONY: all build test test-unit test-race lint demo demo-down bench generate docs-figures soak tools clean
 
 all: build
 
@@ -19,6 +19,7 @@ tools:
 
 ## test: everything CI runs (vet, unit, conformance and multi-process tests under -race)
 test: tools build lint
+	$(GO) run ./test/benchdocs/docfigures -check
 	$(GO) build -race -o $(BIN)/dwk-race ./cmd/dwk
 	TF_ACC=1 DWK_BIN=$(BIN)/dwk-race $(GO) test -race -timeout 25m ./...
 	@./scripts/check-generated.sh
@@ -36,15 +37,19 @@ demo: build
 demo-down:
 	@./scripts/demo.sh down
 
-## bench: benchmarks, side by side in one run, into bench/report.md
+## bench: benchmarks, side by side in one run, into bench/report.md and bench/report.json, then the docs' figures
 bench: tools build
 	@./scripts/bench.sh
 
-## generate: regenerate the provider docs in docs/ from the schema and examples/
-generate: tools
+## generate: regenerate the provider docs in docs/ from the schema and examples/, and the docs' figures
+generate: tools docs-figures
 	@./scripts/generate.sh
 
-## soak: the long chaos run: a fleet under mixed load and random faults (DURATION=10m SEED=… REPLICAS=4)
+## docs-figures: fill the figures docs quote (docs/limits.md, …) from bench/report.json and bench/soak-*.json
+docs-figures:
+	$(GO) run ./test/benchdocs/docfigures
+
+## soak: the long chaos run: a fleet under mixed load and random faults (DURATION=10m SEED=… REPLICAS=4), result in bench/soak-DURATION-SEED.json
 DURATION ?= 10m
 soak: tools build
 	@./scripts/soak.sh "$(DURATION)" "$(SEED)" "$(REPLICAS)"

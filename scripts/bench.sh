@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# make bench: every benchmark, side by side in one run, into bench/report.{md,json}.
+# make bench: every benchmark, side by side in one run, into bench/report.{md,json},
+# then the figures the docs quote from it (test/benchdocs). Arguments go to
+# dwkbench: scripts/bench.sh -only fleet refreshes one section of the report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go run ./test/bench/dwkbench -dwk bin/dwk -out bench "$@"
+go run ./test/benchdocs/docfigures
