@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dwk/fleet/test/benchdocs"
 )
 
 // goBench is one Go benchmark function in one package.
@@ -102,7 +104,23 @@ func runPairs(ctx context.Context, title, command, notes string, pairs []pair, b
 		})
 	}
 	s.Data = data
+	s.Figures = pairFigures(data)
 	return s, nil
+}
+
+// pairFigures are the allocations per operation of each side of each
+// pair, which the table does not show: "<Key(label)>.<side>_allocs", e.g.
+// "d1_point_query.local_allocs".
+func pairFigures(data map[string]map[string]benchResult) map[string]benchdocs.Figure {
+	figs := map[string]benchdocs.Figure{}
+	for label, sides := range data {
+		for side, r := range sides {
+			if allocs, ok := r.Extra["allocs/op"]; ok {
+				figs[benchdocs.Key(label)+"."+side+"_allocs"] = benchdocs.Count(allocs, "allocs/op")
+			}
+		}
+	}
+	return figs
 }
 
 func fmtNs(ns float64) string {

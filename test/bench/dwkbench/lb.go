@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/dwk/fleet/test/benchdocs"
 	"github.com/dwk/fleet/test/caddy/lbbench"
 )
 
@@ -13,5 +14,30 @@ func benchLB(ctx context.Context, o options) (Section, error) {
 	if err != nil {
 		return Section{}, err
 	}
-	return Section{Title: r.Title, Command: "go run ./test/bench/dwkbench -only lb", Notes: r.Notes, Header: r.Header, Rows: r.Rows, Data: r}, nil
+	return Section{Title: r.Title, Command: "go run ./test/bench/dwkbench -only lb", Notes: r.Notes, Header: r.Header, Rows: r.Rows,
+		Figures: socketFigures(r.Sockets), Data: r}, nil
+}
+
+// socketFigures are the memory figures of idle WebSockets, which the table
+// shows only as text: per socket direct ("ws.direct.heap"), through the
+// front door ("ws.front_door.heap"), the front door's own cost
+// ("ws.cost.heap") and that cost for 10,000 sockets ("ws.cost_10k.heap");
+// each also as ".rss".
+func socketFigures(socks []lbbench.Sockets) map[string]benchdocs.Figure {
+	if len(socks) != 2 {
+		return nil
+	}
+	direct, door := socks[0], socks[1]
+	heap, rss := door.HeapPerSocket-direct.HeapPerSocket, door.RSSPerSocket-direct.RSSPerSocket
+	return map[string]benchdocs.Figure{
+		"ws.sockets":         benchdocs.Count(float64(door.Sockets), "sockets"),
+		"ws.direct.heap":     benchdocs.Bytes(float64(direct.HeapPerSocket)),
+		"ws.direct.rss":      benchdocs.Bytes(float64(direct.RSSPerSocket)),
+		"ws.front_door.heap": benchdocs.Bytes(float64(door.HeapPerSocket)),
+		"ws.front_door.rss":  benchdocs.Bytes(float64(door.RSSPerSocket)),
+		"ws.cost.heap":       benchdocs.Bytes(float64(heap)),
+		"ws.cost.rss":        benchdocs.Bytes(float64(rss)),
+		"ws.cost_10k.heap":   benchdocs.Bytes(float64(heap) * 10_000),
+		"ws.cost_10k.rss":    benchdocs.Bytes(float64(rss) * 10_000),
+	}
 }

@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"github.com/dwk/fleet/test/benchdocs"
 )
 
 // benchLibsql compares a Hrana pipeline round trip to `dwk libsql` with the
@@ -30,7 +33,8 @@ func benchLibsql(ctx context.Context, o options) (Section, error) {
 			{"commits/s, synchronous=FULL", fmt.Sprintf("%.0f", full.Extra["commits/s"]), "", ""},
 			{"commits/s, synchronous=NORMAL", fmt.Sprintf("%.0f", normal.Extra["commits/s"]), "FULL", fmt.Sprintf("%.1fx", normal.Extra["commits/s"]/full.Extra["commits/s"])},
 		},
-		Data: res,
+		Figures: map[string]benchdocs.Figure{"in_process": benchdocs.Duration(time.Duration(local.NsPerOp))},
+		Data:    res,
 	}, nil
 }
 

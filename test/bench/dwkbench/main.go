@@ -2,31 +2,43 @@
 // (markdown and JSON). Every comparison runs both sides in this one process,
 // back to back, so the ratios hold even on a noisy machine.
 //
-//	go run ./test/bench/dwkbench -dwk bin/dwk -out bench
+//	go run ./test/bench/dwkbench -dwk bin/dwk -out bench               # every section
+//	go run ./test/bench/dwkbench -dwk bin/dwk -out bench -only fleet   # refresh one section
+//
+// report.json holds the sections and the figures docs quote (package
+// test/benchdocs): a run with -only replaces those sections in the
+// existing report and keeps the others.
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
 	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/test/benchdocs"
 )
 
 // Section is one part of the report.
 type Section struct {
+	// Name is the section's name in -only and the prefix of its figures;
+	// main sets it.
+	Name  string `json:"name"`
 	Title string `json:"title"`
 	// Command re-runs just this section.
 	Command string     `json:"command"`
 	Notes   string     `json:"notes,omitempty"`
 	Header  []string   `json:"header"`
 	Rows    [][]string `json:"rows"`
+	// Figures are figures docs may quote that no table cell holds, by key
+	// (the section's name is prefixed in the report's figures).
+	Figures map[string]benchdocs.Figure `json:"figures,omitempty"`
+	// MeasuredAt is when the section ran (RFC 3339, UTC); main sets it.
+	MeasuredAt string `json:"measured_at"`
 	// Data holds the raw figures.
 	Data any `json:"data"`
 }
@@ -59,13 +71,21 @@ var benches = []bench{
 func main() {
 	var o options
 	out := flag.String("out", "bench", "directory for report.md and report.json")
-	only := flag.String("only", "", "comma-separated sections to run (default all)")
+	only := flag.String("only", "", "comma-separated sections to run, merged into the existing report (default all, replacing it)")
 	flag.StringVar(&o.dwk, "dwk", "bin/dwk", "dwk binary to benchmark")
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "load duration per side")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "concurrent clients")
 	flag.StringVar(&o.benchtime, "benchtime", "1s", "go test -benchtime for Go benchmarks")
 	flag.Parse()
 
+	r := &Report{}
+	if *only != "" {
+		var err error
+		if r, err = loadReport(*out); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+	}
 	ctx := context.Background()
 	var sections []Section
 	failed := false
@@ -80,42 +100,16 @@ func main() {
 			failed = true
 			continue
 		}
+		s.Name, s.MeasuredAt = b.name, time.Now().UTC().Format(time.RFC3339)
 		sections = append(sections, s)
 	}
-	if err := write(*out, sections); err != nil {
+	r.merge(sections, Machine{Version: buildinfo.Version(), Go: runtime.Version(), OS: runtime.GOOS, Arch: runtime.GOARCH, CPUs: runtime.NumCPU()})
+	if err := r.write(*out); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	fmt.Print(r.markdown())
 	if failed {
 		os.Exit(1)
 	}
-}
-
-func write(dir string, sections []Section) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	var md strings.Builder
-	fmt.Fprintf(&md, "# dwk bench report\n\ndwk %s, %s, %s/%s, %d CPUs, %s.\n\n", buildinfo.Version(), runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format(time.RFC3339))
-	md.WriteString("Each table's sides ran back to back in one run; compare ratios, not absolute numbers.\n")
-	for _, s := range sections {
-		fmt.Fprintf(&md, "\n## %s\n\n", s.Title)
-		if s.Notes != "" {
-			md.WriteString(s.Notes + "\n\n")
-		}
-		md.WriteString("| " + strings.Join(s.Header, " | ") + " |\n|" + strings.Repeat(" --- |", len(s.Header)) + "\n")
-		for _, r := range s.Rows {
-			md.WriteString("| " + strings.Join(r, " | ") + " |\n")
-		}
-		fmt.Fprintf(&md, "\nRe-run: `%s`\n", s.Command)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md.String()), 0o644); err != nil {
-		return err
-	}
-	js, _ := json.MarshalIndent(sections, "", "  ")
-	if err := os.WriteFile(filepath.Join(dir, "report.json"), js, 0o644); err != nil {
-		return err
-	}
-	fmt.Print(md.String())
-	return nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/dwk/fleet/test/benchdocs"
 )
 
 // benchQueue compares end-to-end queue throughput (batched sends, consumers
@@ -20,6 +22,7 @@ func benchQueue(ctx context.Context, o options) (Section, error) {
 		Command: "go run ./test/bench/dwkbench -only queue",
 		Notes:   "20,000 messages of 100 bytes; two producers send batches of 100 while N consumers (a broker and client each) claim and ack batches of 100. Round trips count every libSQL request (send, claim, settle).",
 		Header:  []string{"consumers", "central msgs/s", "local msgs/s", "central/local", "central/Cloudflare", "round trips/msg"},
+		Figures: map[string]benchdocs.Figure{"cloudflare_msgs_s": benchdocs.Count(cloudflare, "msgs/s")},
 		Data:    res,
 	}
 	for _, n := range []int{1, 4} {
