@@ -2,6 +2,7 @@ package soak
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/appliance/server"
 	"github.com/dwk/fleet/test/fleettest"
 )
 
@@ -94,6 +96,7 @@ func BenchmarkFailover(b *testing.B) {
 		victim.Start()
 	}
 	reportSpread(b, took, ttl, "failover")
+	b.ReportMetric(float64(ttl.Milliseconds()), "lease-ttl-ms")
 }
 
 // BenchmarkDrainHandoff drains (SIGTERM) the holder of five objects and
@@ -191,10 +194,15 @@ func BenchmarkRollingDeploy(b *testing.B) {
 	b.ReportMetric(took.Seconds(), "deploy-s")
 }
 
-// BenchmarkCoordRoundTrips counts coordination-store round trips per
-// request while a replica holds the object's lease, from the replica's own
-// dwk_coord_round_trips_total, minus a quiet window of the same length
-// (heartbeats, membership, alarm polls, renewals).
+// BenchmarkCoordRoundTrips counts the coordination-store round trips each
+// request costs while a replica holds the object's lease, per request: the
+// replica tags every request's context and reports the libSQL round trips
+// made under it (server.RoundTripsHeader). It measures 1,000 increments
+// sent straight to the holder's internal listener (the held-lease path),
+// then 1,000 through the holder's front door (which may route a request
+// through another replica while its lease cache is stale), and the
+// background coordination traffic of the holder during the first window:
+// dwk_coord_round_trips_total minus what requests made.
 func BenchmarkCoordRoundTrips(b *testing.B) {
 	const n = 1000
 	f := fleettest.Start(b, fleettest.Options{LeaseTTL: 10 * time.Second})
@@ -208,26 +216,56 @@ func BenchmarkCoordRoundTrips(b *testing.B) {
 	if name == "" {
 		b.Fatal("no object placed on r0 in 100 tries")
 	}
-	metric := `dwk_coord_round_trips_total{member="` + r.Member + `"}`
-	read := func() float64 {
+	read := func(metric string) float64 {
 		v, ok := r.Metric(metric)
 		if !ok {
 			b.Fatalf("metric %s not found", metric)
 		}
 		return v
 	}
-	before := read()
+	all := `dwk_coord_round_trips_total{member="` + r.Member + `"}`
+	byRequests := `dwk_request_round_trips_total{member="` + r.Member + `",store="coord"}`
+	allBefore, reqBefore := read(all), read(byRequests)
+	holderCoord, holderOther := countRoundTrips(b, "http://"+r.Internal, name, n)
+	background := (read(all) - allBefore) - (read(byRequests) - reqBefore)
 	start := time.Now()
+	doorCoord, doorOther := countRoundTrips(b, r.Public, name, n)
+	took := time.Since(start)
+	b.ReportMetric(float64(holderCoord), "coord-round-trips")
+	b.ReportMetric(float64(holderOther), "libsql-round-trips")
+	b.ReportMetric(float64(doorCoord), "door-coord-round-trips")
+	b.ReportMetric(float64(doorOther), "door-libsql-round-trips")
+	b.ReportMetric(background, "background-round-trips")
+	b.ReportMetric(n, "requests")
+	b.ReportMetric(float64(took.Nanoseconds())/n, "ns/op")
+}
+
+// countRoundTrips increments counter name through url n times, one after
+// the other, and sums the libSQL round trips each request reports: to the
+// coordination database and to others.
+func countRoundTrips(b *testing.B, url, name string, n int) (coord, other int64) {
+	b.Helper()
 	for range n {
-		holderOf(b, r, name)
+		req, err := http.NewRequest(http.MethodPost, url+"/counter/"+name+"/increment", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		req.Header.Set(server.RoundTripsHeader, "1")
+		resp, err := benchClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			b.Fatalf("increment %s: %s", name, resp.Status)
+		}
+		var c, o int64
+		h := resp.Header.Get(server.RoundTripsHeader)
+		if _, err := fmt.Sscanf(h, "coord=%d libsql=%d", &c, &o); err != nil {
+			b.Fatalf("increment %s: %s = %q: %v", name, server.RoundTripsHeader, h, err)
+		}
+		coord, other = coord+c, other+o
 	}
-	busy := time.Since(start)
-	mid := read()
-	time.Sleep(busy) // the quiet window: same length, no requests
-	quiet := read() - mid
-	perReq := max(0, (mid-before)-quiet) / n
-	b.ReportMetric(perReq, "coord-round-trips/req")
-	b.ReportMetric(mid-before, "busy-round-trips")
-	b.ReportMetric(quiet, "quiet-round-trips")
-	b.ReportMetric(float64(busy.Nanoseconds())/n, "ns/op")
+	return coord, other
 }

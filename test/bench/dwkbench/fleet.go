@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/dwk/fleet/test/benchdocs"
 )
 
 // benchFleet runs the fleet measurements of test/soak against a real
@@ -25,23 +28,54 @@ func benchFleet(ctx context.Context, o options) (Section, error) {
 	}
 	rt, fo, dr, roll := res[names[0]], res[names[1]], res[names[2]], res[names[3]]
 	e := func(r benchResult, k string) float64 { return r.Extra[k] }
+	ms := func(r benchResult, k string) benchdocs.Figure {
+		return benchdocs.Duration(time.Duration(e(r, k) * float64(time.Millisecond)))
+	}
+	n := e(rt, "requests")
+	perReq := func(k string) float64 { return e(rt, k) / n }
 	return Section{
 		Title:   "Fleet: coordination round trips, failover, drain handoff, rolling deploy (3 replicas, central mode)",
 		Command: "go run ./test/bench/dwkbench -only fleet  (or: DWK_BIN=bin/dwk go test -run '^$' -bench . -benchtime 1x ./test/soak)",
-		Notes: "Real processes on loopback. Round trips: dwk_coord_round_trips_total of the holder over 1,000 increments of one object, minus a quiet window of the same length. " +
+		Notes: fmt.Sprintf("Real processes on loopback. Round trips: %.0f serial increments of one object whose lease the replica holds, "+
+			"counted per request (each request's context is tagged and the replica reports the libSQL round trips made under it, "+
+			"so background work is not counted); first straight to the holder, then through its front door. "+
+			"Background: the holder's other coordination round trips during the first window (heartbeats, renewals, polls). ", n) +
 			"Failover: kill -9 the holder (lease TTL 2s), time until another replica serves the object; 5 times. " +
 			"Handoff: SIGTERM the holder of 5 objects (lease TTL 10s), time until the last is served elsewhere, including the 700ms drain notice; 3 times. " +
 			"Rolling deploy: SIGTERM, wait, start each replica in turn under 8 paced clients through health-checked front doors.",
 		Header: []string{"measure", "value", "detail"},
 		Rows: [][]string{
-			{"coordination round trips per request, lease held", fmt.Sprintf("%.3f", e(rt, "coord-round-trips/req")),
-				fmt.Sprintf("%.0f during the requests, %.0f in the quiet window", e(rt, "busy-round-trips"), e(rt, "quiet-round-trips"))},
-			{"request time, lease held (serial)", fmtNs(rt.NsPerOp), "through the replica's public port"},
+			{"coordination round trips per request, lease held", fmt.Sprintf("%.3f", perReq("coord-round-trips")),
+				fmt.Sprintf("%.0f in %.0f requests to the holder; %.1f other libSQL round trips per request", e(rt, "coord-round-trips"), n, perReq("libsql-round-trips"))},
+			{"coordination round trips per request, through the front door", fmt.Sprintf("%.3f", perReq("door-coord-round-trips")),
+				fmt.Sprintf("%.0f in %.0f requests", e(rt, "door-coord-round-trips"), n)},
+			{"background coordination round trips", fmt.Sprintf("%.0f", e(rt, "background-round-trips")), "during the requests to the holder, not counted against them"},
+			{"request time, lease held (serial)", fmtNs(rt.NsPerOp), "through the holder's front door"},
 			{"failover after kill -9, median", fmt.Sprintf("%.2f TTL", e(fo, "failover-median-TTL")), fmt.Sprintf("%.0f ms", e(fo, "failover-median-ms"))},
 			{"failover after kill -9, max", fmt.Sprintf("%.2f TTL", e(fo, "failover-max-TTL")), fmt.Sprintf("%.0f ms", e(fo, "failover-max-ms"))},
 			{"drain handoff, median", fmt.Sprintf("%.0f ms", e(dr, "handoff-median-ms")), "from SIGTERM, 700ms notice included"},
 			{"drain handoff, max", fmt.Sprintf("%.0f ms", e(dr, "handoff-max-ms")), ""},
 			{"rolling deploy: failed requests", fmt.Sprintf("%.0f", e(roll, "failed")), fmt.Sprintf("of %.0f requests over a %.1fs deploy", e(roll, "requests"), e(roll, "deploy-s"))},
+		},
+		Figures: map[string]benchdocs.Figure{
+			"rt.requests":               benchdocs.Count(n, "requests"),
+			"rt.coord_per_request":      benchdocs.Fixed(perReq("coord-round-trips"), 3, "round trips/request"),
+			"rt.coord":                  benchdocs.Count(e(rt, "coord-round-trips"), "round trips"),
+			"rt.libsql_per_request":     benchdocs.Fixed(perReq("libsql-round-trips"), 1, "round trips/request"),
+			"rt.door_coord_per_request": benchdocs.Fixed(perReq("door-coord-round-trips"), 3, "round trips/request"),
+			"rt.door_coord":             benchdocs.Count(e(rt, "door-coord-round-trips"), "round trips"),
+			"rt.background":             benchdocs.Count(e(rt, "background-round-trips"), "round trips"),
+			"rt.request_time":           benchdocs.Duration(time.Duration(rt.NsPerOp)),
+			"failover.lease_ttl":        ms(fo, "lease-ttl-ms"),
+			"failover.median_ttl":       benchdocs.Fixed(e(fo, "failover-median-TTL"), 2, "TTL"),
+			"failover.max_ttl":          benchdocs.Fixed(e(fo, "failover-max-TTL"), 2, "TTL"),
+			"failover.median":           ms(fo, "failover-median-ms"),
+			"failover.max":              ms(fo, "failover-max-ms"),
+			"handoff.median":            ms(dr, "handoff-median-ms"),
+			"handoff.max":               ms(dr, "handoff-max-ms"),
+			"rolling.failed":            benchdocs.Count(e(roll, "failed"), "requests"),
+			"rolling.requests":          benchdocs.Count(e(roll, "requests"), "requests"),
+			"rolling.deploy":            benchdocs.Duration(time.Duration(e(roll, "deploy-s") * float64(time.Second))),
 		},
 		Data: res,
 	}, nil
