@@ -1,6 +1,7 @@
 package soak
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -68,8 +69,9 @@ func (in *Injector) victim() (int, *fleettest.Replica) {
 func (in *Injector) kill() {
 	i, r := in.victim()
 	down := time.Second + time.Duration(in.rng.Int64N(int64(2*time.Second)))
-	in.logf("fault: kill -9 %s, down %v", r.Member, down.Round(time.Millisecond))
-	end := in.tl.Begin(Kill)
+	detail := fmt.Sprintf("kill -9 %s, down %v", r.Member, down.Round(time.Millisecond))
+	in.logf("fault: %s", detail)
+	end := in.tl.Begin(Kill, detail)
 	defer end()
 	r.Kill()
 	in.retired = append(in.retired, r.Proc)
@@ -84,8 +86,9 @@ func (in *Injector) kill() {
 func (in *Injector) pause() {
 	_, r := in.victim()
 	d := in.ttl*3/2 + time.Duration(in.rng.Int64N(int64(in.ttl/2)))
-	in.logf("fault: SIGSTOP %s for %v (lease TTL %v)", r.Member, d.Round(time.Millisecond), in.ttl)
-	end := in.tl.Begin(Pause)
+	detail := fmt.Sprintf("SIGSTOP %s for %v (lease TTL %v)", r.Member, d.Round(time.Millisecond), in.ttl)
+	in.logf("fault: %s", detail)
+	end := in.tl.Begin(Pause, detail)
 	defer end()
 	r.Pause()
 	time.Sleep(d)
@@ -95,8 +98,9 @@ func (in *Injector) pause() {
 // rolling restarts every replica in turn, gracefully (SIGTERM, wait for
 // the drain, start), as a deploy does: no request may fail.
 func (in *Injector) rolling() {
-	in.logf("fault: rolling restart of %d replicas", len(in.f.Replicas))
-	end := in.tl.Begin(Rolling)
+	detail := fmt.Sprintf("rolling restart of %d replicas", len(in.f.Replicas))
+	in.logf("fault: %s", detail)
+	end := in.tl.Begin(Rolling, detail)
 	defer end()
 	for i, r := range in.f.Replicas {
 		r.Stop()
@@ -112,8 +116,9 @@ func (in *Injector) rolling() {
 // libsql restarts the libSQL server, down for 1–3s.
 func (in *Injector) libsql() {
 	down := time.Second + time.Duration(in.rng.Int64N(int64(2*time.Second)))
-	in.logf("fault: libSQL restart, down %v", down.Round(time.Millisecond))
-	end := in.tl.Begin(LibSQL)
+	detail := fmt.Sprintf("libSQL restart, down %v", down.Round(time.Millisecond))
+	in.logf("fault: %s", detail)
+	end := in.tl.Begin(LibSQL, detail)
 	defer end()
 	in.f.LibSQL.Restart(down)
 }
@@ -121,8 +126,9 @@ func (in *Injector) libsql() {
 // s3 makes the S3 service refuse connections for 2–5s.
 func (in *Injector) s3() {
 	down := 2*time.Second + time.Duration(in.rng.Int64N(int64(3*time.Second)))
-	in.logf("fault: S3 unavailable for %v", down.Round(time.Millisecond))
-	end := in.tl.Begin(S3Outage)
+	detail := fmt.Sprintf("S3 unavailable for %v", down.Round(time.Millisecond))
+	in.logf("fault: %s", detail)
+	end := in.tl.Begin(S3Outage, detail)
 	defer end()
 	if err := in.f.S3.Stop(); err != nil {
 		in.t.Fatal(err)

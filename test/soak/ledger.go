@@ -48,6 +48,9 @@ type Ledger struct {
 	attachments []attachment
 	alarms      map[string]time.Time
 	samples     map[Fault][]string
+	// byWindow counts failures by the fault window blamed (its index in
+	// the timeline; -1: no fault active).
+	byWindow map[int]int64
 }
 
 // counterLedger bounds a counter's value: every acknowledged increment
@@ -60,7 +63,7 @@ type counterLedger struct {
 // NewLedger returns an empty ledger that blames failures on tl.
 func NewLedger(tl *Timeline) *Ledger {
 	l := &Ledger{tl: tl, ops: map[Op]*opCount{}, counters: map[string]*counterLedger{},
-		messages: map[int64]bool{}, alarms: map[string]time.Time{}, samples: map[Fault][]string{}}
+		messages: map[int64]bool{}, alarms: map[string]time.Time{}, samples: map[Fault][]string{}, byWindow: map[int]int64{}}
 	for _, op := range Ops {
 		l.ops[op] = &opCount{Failed: map[Fault]int64{}}
 	}
@@ -71,8 +74,9 @@ func NewLedger(tl *Timeline) *Ledger {
 func (l *Ledger) record(op Op, start time.Time, err error) {
 	end := time.Now()
 	var f Fault
+	var w int
 	if err != nil {
-		f = l.tl.Blame(start, end)
+		f, w = l.tl.blameWindow(start, end)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -83,6 +87,7 @@ func (l *Ledger) record(op Op, start time.Time, err error) {
 		return
 	}
 	c.Failed[f]++
+	l.byWindow[w]++
 	if len(l.samples[f]) < 5 {
 		l.samples[f] = append(l.samples[f], string(op)+": "+firstLine(err.Error()))
 	}
@@ -157,6 +162,18 @@ func (l *Ledger) snapshot() (counters map[string]counterLedger, messages map[int
 	}
 	sort.Strings(alarms)
 	return counters, messages, append([]attachment(nil), l.attachments...), alarms
+}
+
+// failedByWindow returns the failures per fault window (index in the
+// timeline; -1: none active).
+func (l *Ledger) failedByWindow() map[int]int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[int]int64, len(l.byWindow))
+	for k, v := range l.byWindow {
+		out[k] = v
+	}
+	return out
 }
 
 // failedBy returns the failures per fault, summed over operations.

@@ -29,6 +29,10 @@ type Options struct {
 	LeaseTTL time.Duration
 	// Load shapes the clients.
 	Load LoadOptions
+	// Out, when set, is the file the run's Result is written to, whether
+	// it passed or not (scripts/soak.sh: bench/soak-<duration>-<seed>.json).
+	// Default: "" (none; the short run in make test keeps no file).
+	Out string
 }
 
 func (o *Options) applyDefaults() {
@@ -109,8 +113,16 @@ func Run(t testing.TB, o Options) Outcome {
 	halt()
 	ticksTo := time.Now().Unix() - 2
 	t.Logf("load ran %v; checking invariants", time.Since(start).Round(time.Second))
+	loadRan := time.Since(start)
 	out := Verify(doors, l, tl, ticksFrom, ticksTo, in.Logs(), o.Strict, t.Logf)
 	t.Logf("soak report (seed %d, %d replicas, lease TTL %v):\n%s", o.Seed, o.Replicas, o.LeaseTTL, Report(l, tl, out, ld))
+	if o.Out != "" {
+		if err := WriteResult(o.Out, result(o, start, loadRan, l, tl, out, ld)); err != nil {
+			t.Error(err)
+		} else {
+			t.Logf("soak result written to %s", o.Out)
+		}
+	}
 	if len(out.Violations) > 0 || ld.R2Lost.Load() > 0 {
 		t.Errorf("soak: %d invariant violations, %d R2 reads lost", len(out.Violations), ld.R2Lost.Load())
 	}

@@ -28,6 +28,7 @@ var blame = map[Fault]int{None: 0, Rolling: 1, S3Outage: 2, LibSQL: 3, Pause: 4,
 // window is one fault, from its injection to the end of its effects.
 type window struct {
 	kind       Fault
+	detail     string
 	start, end time.Time
 }
 
@@ -43,13 +44,13 @@ type Timeline struct {
 	windows []window
 }
 
-// Begin records that a fault of kind starts now and returns the function
-// that records its end.
-func (tl *Timeline) Begin(kind Fault) (end func()) {
+// Begin records that a fault of kind starts now, described by detail
+// (the victim, how long), and returns the function that records its end.
+func (tl *Timeline) Begin(kind Fault, detail string) (end func()) {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
 	i := len(tl.windows)
-	tl.windows = append(tl.windows, window{kind: kind, start: time.Now()})
+	tl.windows = append(tl.windows, window{kind: kind, detail: detail, start: time.Now()})
 	return func() {
 		tl.mu.Lock()
 		defer tl.mu.Unlock()
@@ -61,19 +62,33 @@ func (tl *Timeline) Begin(kind Fault) (end func()) {
 // start and finished at end: the most disruptive fault whose window
 // (extended by Tail) overlaps the request, or None.
 func (tl *Timeline) Blame(start, end time.Time) Fault {
+	f, _ := tl.blameWindow(start, end)
+	return f
+}
+
+// blameWindow is Blame that also returns the index of the window blamed
+// (the first of the most disruptive), or -1 for None.
+func (tl *Timeline) blameWindow(start, end time.Time) (Fault, int) {
 	tl.mu.Lock()
 	defer tl.mu.Unlock()
-	got := None
-	for _, w := range tl.windows {
+	got, at := None, -1
+	for i, w := range tl.windows {
 		wend := w.end
 		if wend.IsZero() {
 			wend = end // still active
 		}
 		if start.Before(wend.Add(tl.Tail)) && !end.Before(w.start) && blame[w.kind] > blame[got] {
-			got = w.kind
+			got, at = w.kind, i
 		}
 	}
-	return got
+	return got, at
+}
+
+// snapshotWindows copies the windows recorded so far, in order.
+func (tl *Timeline) snapshotWindows() []window {
+	tl.mu.Lock()
+	defer tl.mu.Unlock()
+	return append([]window(nil), tl.windows...)
 }
 
 // Count returns how many faults of each kind were injected.

@@ -31,6 +31,14 @@ type Outcome struct {
 	// whose handler failed (the scheduler does not retry a tick): the
 	// replica logs say so.
 	TicksHandlerFailed []int64
+	// Overcounted counts counters above their acknowledged plus
+	// unanswered increments (a stale-epoch or doubled write landed).
+	Overcounted int64
+	// TicksUnexplained counts missed cron ticks with no fault, or only a
+	// graceful rolling restart, to explain them.
+	TicksUnexplained int64
+	// Unreadable counts checks that could not read the fleet's state.
+	Unreadable int64
 	// Violations says what broke an invariant; empty means none did.
 	Violations []string
 }
@@ -96,6 +104,7 @@ func (o *Outcome) checkCounters(d *Doors, counters map[string]counterLedger) {
 		c := counters[n]
 		var got struct{ Value int64 }
 		if err := getJSON(d, "/counter/"+n, &got, time.Now().Add(60*time.Second)); err != nil {
+			o.Unreadable++
 			o.violate("read counter %s: %v", n, err)
 			continue
 		}
@@ -104,6 +113,7 @@ func (o *Outcome) checkCounters(d *Doors, counters map[string]counterLedger) {
 			o.Lost[OpIncrement] += c.Acked - got.Value
 			o.violate("counter %s = %d < %d acknowledged increments", n, got.Value, c.Acked)
 		case got.Value > c.Acked+c.Unknown:
+			o.Overcounted++
 			o.violate("counter %s = %d > %d acknowledged + %d unanswered: a stale or doubled write landed", n, got.Value, c.Acked, c.Unknown)
 		default:
 			o.UnknownLanded += got.Value - c.Acked
@@ -136,6 +146,7 @@ func (o *Outcome) checkQueue(d *Doors, acked map[int64]bool, logf func(string, .
 		}
 		if time.Now().After(deadline) {
 			if err != nil {
+				o.Unreadable++
 				o.violate("chat stats: %v", err)
 			}
 			break
@@ -199,6 +210,7 @@ func (o *Outcome) checkAlarms(d *Doors, names []string) {
 func (o *Outcome) checkCron(d *Doors, tl *Timeline, from, to int64, logs []string) {
 	var ticks map[string]int64
 	if err := getJSON(d, "/counter/_cron/ticks", &ticks, time.Now().Add(60*time.Second)); err != nil {
+		o.Unreadable++
 		o.violate("cron ticks: %v", err)
 		return
 	}
@@ -218,6 +230,7 @@ func (o *Outcome) checkCron(d *Doors, tl *Timeline, from, to int64, logs []strin
 				continue
 			}
 			if f == None || f == Rolling {
+				o.TicksUnexplained++
 				o.violate("cron tick %d never ran, with %s active", s, f)
 			}
 		}
