@@ -166,7 +166,7 @@ func TestCheckCatchesHandEdits(t *testing.T) {
 	}
 	write("go.mod", "module example\n")
 	write("bench/report.json", `{"figures": {"lb.rps": {"value": 13450, "unit": "req/s", "text": "13,450"}}}`)
-	write("docs/limits.md", "Front door: <!-- fig report:lb.rps -->11,813<!-- /fig --> req/s.\n")
+	write("docs/limits.md", "Front door (<!-- fig report:_file -->`bench/report.json`<!-- /fig -->): <!-- fig report:lb.rps -->11,813<!-- /fig --> req/s.\n")
 	write("README.md", "No figures here: 5 ms.\n")
 
 	probs, err := Check(root)

@@ -18,6 +18,9 @@
 //	<!-- fig report:objects.get.central_time_op -->813 µs<!-- /fig -->
 //
 // Markers render as nothing on GitHub; the text between them is generated.
+// The key _file ([FileKey]) names the result file itself
+// ("`bench/soak-10m-42.json`"), so a doc that quotes another run changes
+// only the source of its markers.
 // [Fill] rewrites that text from the result files; the rest of the doc is
 // prose and stays as written.
 //

@@ -34,12 +34,20 @@ func NewSources(dir string) *Sources {
 	return &Sources{dir: dir, files: map[string]map[string]Figure{}}
 }
 
-// Lookup returns the figure key of result file source (dir/source.json).
-// It is a Lookup.
+// FileKey is the key every result file answers with its own path, as
+// code: a doc names the file it quotes with a marker too, so quoting
+// another run is one change of source.
+const FileKey = "_file"
+
+// Lookup returns the figure key of result file source (dir/source.json),
+// or for FileKey the file's path. It is a Lookup.
 func (s *Sources) Lookup(source, key string) (Figure, error) {
 	figs, err := s.load(source)
 	if err != nil {
 		return Figure{}, err
+	}
+	if key == FileKey {
+		return Text("`" + ResultsDir + "/" + source + ".json`"), nil
 	}
 	f, ok := figs[key]
 	if !ok {
