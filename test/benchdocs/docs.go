@@ -21,6 +21,7 @@ type Problem struct {
 	Msg  string
 }
 
+// String is the problem as "file:line: message".
 func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg) }
 
 // Docs lists the markdown files under root that hold markers or are

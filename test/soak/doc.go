@@ -7,7 +7,9 @@
 //
 // `go test ./test/soak` runs a short soak with a fixed fault schedule that
 // covers every fault kind; `make soak DURATION=10m` runs a long one with a
-// randomized, seeded schedule. The fleet measurements that `make bench`
+// randomized, seeded schedule and keeps its [Result] in
+// bench/soak-<duration>-<seed>.json (-soak.out), which docs/limits.md
+// quotes (package test/benchdocs); the short run keeps no file. The fleet measurements that `make bench`
 // reports (failover, drain handoff, rolling-deploy failures, coordination
 // round trips) are the Benchmark functions of this package.
 package soak
