@@ -1,12 +1,15 @@
 package server
 
 import (
+	"context"
 	"crypto/subtle"
+	"errors"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/objects"
 )
 
 // StatusReport is what GET /admin/status returns, and what `dwk status`
@@ -24,10 +27,22 @@ type StatusReport struct {
 	Started    time.Time `json:"started"`
 }
 
+// objectReleaser hands one object back; *objects.Runtime implements it,
+// in both storage modes.
+type objectReleaser interface {
+	// ReleaseName stops the object named name of class on this replica
+	// and releases its lease; see objects.Runtime.ReleaseName.
+	ReleaseName(ctx context.Context, class, name string) (bool, error)
+}
+
+var _ objectReleaser = (*objects.Runtime)(nil)
+
 // adminHandler serves the admin listener: /metrics and the health endpoints
 // without auth, and /admin/* behind the admin token. Without a configured
 // token every /admin/ call is refused with 403, saying how to enable it.
-func (s *Server) adminHandler(token string) http.Handler {
+// objs is the app's object runtime; the object routes answer 404 when it
+// cannot release objects.
+func (s *Server) adminHandler(token string, objs objectRuntime) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.Handler())
 	mux.Handle("GET /livez", s.health(http.NotFoundHandler()))
@@ -39,7 +54,40 @@ func (s *Server) adminHandler(token string) http.Handler {
 		s.RequestDrain()
 		writeJSON(w, http.StatusAccepted, map[string]string{"status": "draining"})
 	})))
+	rel, _ := objs.(objectReleaser)
+	mux.Handle("POST /admin/objects/release", s.requireToken(token, releaseObject(rel)))
 	return mux
+}
+
+// releaseObject serves POST /admin/objects/release?class=<class>&name=<name>:
+// the object stops on this replica once its running events have finished
+// (its WebSockets are closed with 1012) and its lease is released, so
+// another replica may take it at once. The answer is {"released": true}
+// when this replica was running the object, {"released": false} when it
+// was not. The next request for the object starts it again wherever
+// placement puts it.
+func releaseObject(rel objectReleaser) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if rel == nil {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "this replica runs no objects"})
+			return
+		}
+		q := r.URL.Query()
+		class, name := q.Get("class"), q.Get("name")
+		if class == "" || name == "" {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "want ?class=<object class>&name=<object name>"})
+			return
+		}
+		released, err := rel.ReleaseName(r.Context(), class, name)
+		switch {
+		case errors.Is(err, objects.ErrUnknownClass):
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": err.Error()})
+		case err != nil:
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": err.Error()})
+		default:
+			writeJSON(w, http.StatusOK, map[string]bool{"released": released})
+		}
+	})
 }
 
 // requireToken lets a request through only with "Authorization: Bearer <token>".

@@ -157,7 +157,7 @@ func (s *Server) Run(ctx context.Context) error {
 			return fmt.Errorf("listen on %s (listen.admin): %w", s.cfg.Listen.Admin, err)
 		}
 		token, _ := s.cfg.Admin.Token.Resolve() // validated
-		admin = s.httpServer(s.adminHandler(token))
+		admin = s.httpServer(s.adminHandler(token, app.objects))
 		s.mu.Lock()
 		s.adminAddr = adminLn.Addr()
 		s.mu.Unlock()

@@ -6,20 +6,27 @@ package fleettest
 
 import (
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/internalauth"
+	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/objects/objcentral"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/s3server"
@@ -246,4 +253,65 @@ func randHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)[:n]
+}
+
+// Headers of a forwarded object request; see
+// appliance/objects/objcentral/internal.go.
+const (
+	headerForwardHops = "Dwk-Forward-Hops"
+	headerObjectName  = "Dwk-Object-Name"
+)
+
+// ObjectRequest returns a request that replica r serves itself for the
+// object name of class, with path and query as the object sees them (for
+// example "/counter/x/increment"). It goes to r's internal listener the
+// way another replica forwards a request, authenticated with the fleet's
+// internal key and at the last hop, so r takes the object if it is free
+// and answers 503 (without forwarding) if another replica holds it.
+func (r *Replica) ObjectRequest(method, class, name, path string, body io.Reader) (*http.Request, error) {
+	key, err := internalauth.New([]byte(r.f.Secret))
+	if err != nil {
+		return nil, err
+	}
+	id := objectid.FromName([]byte(r.f.Secret), class, name)
+	u := "http://" + r.Internal + objcentral.InternalPrefix + url.PathEscape(class) + "/" + id.String() + path
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Authorization", key.HeaderValue())
+	req.Header.Set(headerForwardHops, strconv.Itoa(objcentral.MaxHops))
+	req.Header.Set(headerObjectName, base64.RawURLEncoding.EncodeToString([]byte(name)))
+	return req, nil
+}
+
+// ReleaseObject asks replica r to hand the object name of class back
+// (POST /admin/objects/release) and reports whether r was running it.
+func (r *Replica) ReleaseObject(class, name string) (bool, error) {
+	q := url.Values{"class": {class}, "name": {name}}
+	req, err := http.NewRequest("POST", r.Admin+"/admin/objects/release?"+q.Encode(), nil)
+	if err != nil {
+		return false, err
+	}
+	req.Header.Set("Authorization", "Bearer "+AdminToken)
+	c := &http.Client{Timeout: 30 * time.Second}
+	resp, err := c.Do(req)
+	if err != nil {
+		return false, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return false, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return false, fmt.Errorf("%s: release %s %q: %s: %s", r.Member, class, name, resp.Status, b)
+	}
+	var out struct {
+		Released *bool `json:"released"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil || out.Released == nil {
+		return false, fmt.Errorf("%s: release %s %q: answer %q", r.Member, class, name, b)
+	}
+	return *out.Released, nil
 }

@@ -10,6 +10,11 @@
 //	GET    /counter/{name}/alarm       → {"alarm_at", "fired", "last_fired_at"}
 //	DELETE /counter/{name}             → deletes the counter's data and alarm
 //	GET    /counter/_cron/ticks        → cron ticks recorded by Scheduled, with runs each
+//	POST   /counter/{name}/noise       → {"ids"} of two rows added to the noise table: random(),
+//	                                     datetime('now'), randomblob(16), AUTOINCREMENT ids, the
+//	                                     second referring to the first by last_insert_rowid()
+//	GET    /counter/{name}/rows        → {"rows": [{"id", "rnd", "at", "blob" (hex), "ref"}]} of
+//	                                     the noise table, ordered by id
 package counter
 
 import (

@@ -73,6 +73,10 @@ func (o *object) Fetch(w http.ResponseWriter, r *http.Request) {
 		o.tick(w, r)
 	case action == "ticks" && r.Method == http.MethodGet:
 		o.ticks(w, r)
+	case action == "noise" && r.Method == http.MethodPost:
+		o.noise(w, r)
+	case action == "rows" && r.Method == http.MethodGet:
+		o.rows(w, r)
 	default:
 		http.Error(w, "unknown counter route "+r.Method+" "+r.URL.Path, http.StatusNotFound)
 	}
