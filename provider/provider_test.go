@@ -3,11 +3,12 @@ package provider
 import (
 	"context"
 	"os"
-	"os/exec"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/dwk/fleet/test/needtool"
 )
 
 // testAccProviders runs the provider in the test process, so acceptance
@@ -16,20 +17,21 @@ var testAccProviders = map[string]func() (tfprotov6.ProviderServer, error){
 	TypeName: providerserver.NewProtocol6WithError(New("test")()),
 }
 
+// terraformInstall says how to get the CLI the acceptance tests drive.
+const terraformInstall = "terraform 1.11 or later from https://developer.hashicorp.com/terraform/install, on PATH or in TF_ACC_TERRAFORM_PATH"
+
 // testAccPreCheck skips acceptance tests that cannot run here. Terraform
-// itself must be installed: the tests never download it.
+// itself must be installed: the tests never download it. A missing
+// terraform fails the test under CI (see test/needtool).
 func testAccPreCheck(t *testing.T) {
 	t.Helper()
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance tests run with TF_ACC=1")
 	}
-	p := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if p == "" {
-		var err error
-		if p, err = exec.LookPath("terraform"); err != nil {
-			t.Skip("acceptance tests need the terraform CLI (1.11 or later) in PATH or TF_ACC_TERRAFORM_PATH; none found")
-		}
-		t.Setenv("TF_ACC_TERRAFORM_PATH", p)
+	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
+		needtool.File(t, "terraform", p, terraformInstall)
+	} else {
+		t.Setenv("TF_ACC_TERRAFORM_PATH", needtool.LookPath(t, "terraform", terraformInstall))
 	}
 	t.Setenv("CHECKPOINT_DISABLE", "1")
 }

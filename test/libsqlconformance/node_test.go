@@ -10,20 +10,20 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/dwk/fleet/test/needtool"
 )
 
 // TestNodeClient runs node/conformance.test.mjs (the official
 // @libsql/client over http and ws) against the target. It needs node and
 // node/node_modules (npm ci --prefix test/libsqlconformance/node); without
-// node_modules it fails unless DWK_SKIP_NODE=1.
+// node_modules it fails unless DWK_SKIP_NODE=1. Without node it skips, or
+// fails under CI (see test/needtool).
 func TestNodeClient(t *testing.T) {
 	if os.Getenv(envSkipNode) == "1" {
 		t.Skipf("%s=1", envSkipNode)
 	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; the @libsql/client cases need Node.js 20 or newer")
-	}
+	node := needtool.LookPath(t, "node", "Node.js 20 or newer: apt-get install -y nodejs npm")
 	dir := filepath.Join(moduleRoot(), "test", "libsqlconformance", "node")
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@libsql", "client")); err != nil {
 		t.Fatalf("@libsql/client is not installed: run `npm ci --prefix test/libsqlconformance/node` (or set %s=1)", envSkipNode)

@@ -1,6 +1,7 @@
 package s3server
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"net/http"
@@ -39,13 +40,9 @@ type gateway struct {
 	proc *procs.Proc
 }
 
-// newGateway finds versitygw, prepares its directories in t.TempDir() and
-// starts it.
-func newGateway(t testing.TB, access, secret, region string) (*gateway, error) {
-	bin, err := findBinary()
-	if err != nil {
-		return nil, err
-	}
+// newGateway prepares the directories of versitygw (bin) in t.TempDir()
+// and starts it.
+func newGateway(t testing.TB, bin, access, secret, region string) (*gateway, error) {
 	dir := t.TempDir()
 	g := &gateway{
 		t: t, bin: bin,
@@ -67,12 +64,16 @@ func newGateway(t testing.TB, access, secret, region string) (*gateway, error) {
 	return g, nil
 }
 
-// findBinary looks for versitygw in PATH, then in $(go env GOPATH)/bin.
+// findBinary looks for versitygw in PATH, then in $GOBIN and
+// $(go env GOPATH)/bin, where go install puts it.
 func findBinary() (string, error) {
 	if p, err := exec.LookPath("versitygw"); err == nil {
 		return p, nil
 	}
 	var dirs []string
+	if out, err := exec.Command("go", "env", "GOBIN").Output(); err == nil && len(bytes.TrimSpace(out)) > 0 {
+		dirs = append(dirs, string(bytes.TrimSpace(out)))
+	}
 	if out, err := exec.Command("go", "env", "GOPATH").Output(); err == nil {
 		for _, d := range filepath.SplitList(strings.TrimSpace(string(out))) {
 			dirs = append(dirs, filepath.Join(d, "bin"))
@@ -87,8 +88,7 @@ func findBinary() (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("versitygw not found in PATH or %s; install it with: %s",
-		strings.Join(dirs, ", "), InstallCommand)
+	return "", fmt.Errorf("not in PATH or %s", strings.Join(dirs, ", "))
 }
 
 // endpoint is the gateway's base URL.

@@ -11,11 +11,13 @@
 //	DWK_TEST_S3_BUCKET      optional: use this bucket instead of creating ones
 //	DWK_TEST_S3_PATH_STYLE  optional, "false" for virtual-hosted addressing
 //
-// versitygw is found in PATH or in $(go env GOPATH)/bin; install it with
+// versitygw is found in PATH, $GOBIN or $(go env GOPATH)/bin; install it
+// with
 //
 //	go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
 //
-// (InstallCommand). The gateway stores object metadata in extended
+// (InstallCommand, or make tools). Without it the test skips, or fails
+// under CI (see test/needtool). The gateway stores object metadata in extended
 // attributes when the temp directory's file system supports user xattrs and
 // in a sidecar directory when it does not.
 package s3server
@@ -32,6 +34,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
+
+	"github.com/dwk/fleet/test/needtool"
 )
 
 // InstallCommand installs the versitygw version the tests are written
@@ -80,7 +84,8 @@ type Server struct {
 
 // Start returns a running S3 service for t: the external one named by
 // DWK_TEST_S3_ENDPOINT, or else a new versitygw gateway that is killed when
-// t ends. It fails t when versitygw is missing or does not come up.
+// t ends. It fails t when the gateway does not come up; a missing
+// versitygw skips t, or fails it under CI.
 func Start(t testing.TB) *Server {
 	t.Helper()
 	s := &Server{t: t, Region: DefaultRegion, PathStyle: true}
@@ -100,7 +105,12 @@ func Start(t testing.TB) *Server {
 	} else {
 		s.AccessKey = randomHex(t, 10)
 		s.SecretKey = randomHex(t, 20)
-		gw, err := newGateway(t, s.AccessKey, s.SecretKey, s.Region)
+		bin, err := findBinary()
+		if err != nil {
+			needtool.Missing(t, "versitygw", InstallCommand, err)
+			return nil
+		}
+		gw, err := newGateway(t, bin, s.AccessKey, s.SecretKey, s.Region)
 		if err != nil {
 			t.Fatalf("s3server: %v", err)
 		}

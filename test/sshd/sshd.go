@@ -9,8 +9,9 @@
 //
 //	apt-get install -y openssh-server
 //
-// Start skips the test when /usr/sbin/sshd is missing (or the test does not
-// run as root), saying how to install it.
+// Start skips the test when /usr/sbin/sshd is missing, saying how to
+// install it, or fails it under CI (see test/needtool); it skips when the
+// test does not run as root.
 package sshd
 
 import (
@@ -33,6 +34,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/dwk/fleet/test/needtool"
 )
 
 // Binary is where Debian installs sshd.
@@ -75,9 +78,7 @@ type logBuffer struct {
 // Start starts n sshd instances on 127.0.0.2 … 127.0.0.(n+1).
 func Start(t testing.TB, n int) []*Host {
 	t.Helper()
-	if _, err := os.Stat(Binary); err != nil {
-		t.Skipf("sshd tests need %s (%s): %v", Binary, InstallHint, err)
-	}
+	needtool.File(t, "sshd", Binary, InstallHint)
 	if os.Geteuid() != 0 {
 		t.Skip("sshd tests run sshd as root (it must switch users and read host keys); run them as root")
 	}
