@@ -42,7 +42,7 @@ func (s *stub) Fetch(ctx context.Context, req *http.Request) (*http.Response, er
 	}
 	rec := newRecorder()
 	err := s.rt.event(ctx, s.id, func(ctx context.Context, in *instance) error {
-		return in.fetch(rec, req.WithContext(ctx))
+		return in.fetch(rec, req.WithContext(ctx), nil)
 	})
 	var away *ElsewhereError
 	switch {
@@ -61,8 +61,9 @@ func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, s.err.Error(), http.StatusBadRequest)
 		return
 	}
+	var started bool
 	err := s.rt.event(r.Context(), s.id, func(ctx context.Context, in *instance) error {
-		return in.fetch(w, r.WithContext(ctx))
+		return in.fetch(w, r.WithContext(ctx), &started)
 	})
 	var away *ElsewhereError
 	switch {
@@ -75,6 +76,9 @@ func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Nothing ran: the front door may replay the request on another
 		// replica, which takes the object over once this one lets go.
 		protocol.WriteRetry(w)
+	case started:
+		// The response began (or its gate already answered 503).
+		s.rt.log.Warn("object request failed after its response started", "object", s.id, "err", err)
 	default:
 		s.rt.log.Warn("object request failed", "object", s.id, "err", err)
 		http.Error(w, err.Error(), errorStatus(err))
@@ -85,10 +89,14 @@ func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // answered 500 if it could.
 var errPanicked = errors.New("object panicked")
 
-// fetch runs the object's Fetch. Runs in the turn.
-func (in *instance) fetch(w http.ResponseWriter, r *http.Request) error {
+// fetch runs the object's Fetch. Runs in the turn. started, when not
+// nil, is set when anything was written to w.
+func (in *instance) fetch(w http.ResponseWriter, r *http.Request, started *bool) error {
 	ctx := r.Context()
 	tw := &trackingWriter{ResponseWriter: w, gate: func() error { return in.confirm(ctx) }}
+	if started != nil {
+		defer func() { *started = tw.wrote }()
+	}
 	err := in.call(func() { in.obj.Fetch(tw, r) })
 	if err != nil {
 		in.rt.log.Error("object fetch panicked", "object", in.id, "err", err)
