@@ -17,10 +17,14 @@ import (
 // front door, and its Guestbook objects keep one count per name.
 func TestCustomWorker(t *testing.T) {
 	skipShort(t)
+	eachCLI(t, testCustomWorker)
+}
+
+func testCustomWorker(t *testing.T, bin string) {
 	start := time.Now()
 	work := workCopy(t, "examples/custom-worker")
 	dir := filepath.Join(work, "examples", "custom-worker")
-	bin := buildCustomWorker(t, dir)
+	artifact := buildCustomWorker(t, dir)
 	t.Logf("built the custom dwk in %s", time.Since(start).Round(time.Second))
 
 	st := startStores(t)
@@ -28,10 +32,10 @@ func TestCustomWorker(t *testing.T) {
 	const replicas = 2
 	vars := st.vars()
 	maps.Copy(vars, map[string]string{
-		"name": "e2e-hello-" + randHex(3), "fleet_secret": randHex(32), "artifact": bin, "greeting": "Howdy",
+		"name": "e2e-hello-" + randHex(3), "fleet_secret": randHex(32), "artifact": artifact, "greeting": "Howdy",
 		"state_dir": stateDir, "base_port": strconv.Itoa(portBlock(t, replicas, 10)), "replicas": strconv.Itoa(replicas),
 	})
-	w := newTF(t, dir, vars)
+	w := newTF(t, bin, dir, vars)
 	w.must("init", "-input=false")
 	td := w.teardownAt(stateDir)
 	w.must("apply", "-auto-approve", "-input=false")

@@ -1,5 +1,5 @@
 // Package e2e tests the Terraform modules and examples the way a user runs
-// them: the real terraform CLI (or tofu) from PATH, the provider built from
+// them: the real terraform CLI from PATH, the provider built from
 // this checkout and installed into a filesystem mirror in a temp dir (no
 // registry, no network), real stores (`dwk libsql` and versitygw, through
 // test/libsqlserver and test/s3server), and real replicas deployed by
@@ -24,4 +24,9 @@
 // running `make demo`. Ports come from free blocks picked at random. A test
 // that fails half-way still destroys what it applied and kills any replica
 // left under its temp dir. -short skips the tests that apply.
+//
+// Every test runs once per CLI, as subtests named after it: terraform, and
+// OpenTofu too when tofu is on PATH or DWK_TEST_TOFU names its binary
+// (docs/testing.md says how to build it). A missing terraform skips the
+// terraform subtests, and fails them under CI (test/needtool).
 package e2e

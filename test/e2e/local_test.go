@@ -17,6 +17,10 @@ import (
 // stores of its own, in temp dirs and on ports of its own.
 func TestLocalExample(t *testing.T) {
 	skipShort(t)
+	eachCLI(t, testLocalExample)
+}
+
+func testLocalExample(t *testing.T, bin string) {
 	start := time.Now()
 	st := startStores(t)
 	work := workCopy(t, "examples/local")
@@ -29,7 +33,7 @@ func TestLocalExample(t *testing.T) {
 		"name": fleet, "fleet_secret": randHex(32), "artifact": dwkBin(t),
 		"state_dir": stateDir, "base_port": strconv.Itoa(base), "replicas": strconv.Itoa(replicas),
 	})
-	w := newTF(t, filepath.Join(work, "examples", "local"), vars)
+	w := newTF(t, bin, filepath.Join(work, "examples", "local"), vars)
 	w.must("init", "-input=false", "-backend-config=path="+filepath.Join(work, "local.tfstate"))
 	td := w.teardownAt(stateDir)
 	w.must("apply", "-auto-approve", "-input=false")
@@ -89,14 +93,16 @@ func TestLocalExample(t *testing.T) {
 
 // TestNamespacesModule checks modules/namespaces against
 // appliance/namespaces, short names and names long enough to be hashed.
-func TestNamespacesModule(t *testing.T) {
+func TestNamespacesModule(t *testing.T) { eachCLI(t, testNamespacesModule) }
+
+func testNamespacesModule(t *testing.T, bin string) {
 	long := "a-fleet-with-a-name-long-enough-to-overflow-sqld-namespaces-63"
 	d1 := []string{"chat", "a-d1-database-whose-name-alone-is-rather-long"}
 	for _, fleet := range []string{"prod", long} {
 		t.Run(fleet[:4], func(t *testing.T) {
 			work := workCopy(t)
 			list, _ := jsonString(d1)
-			w := newTF(t, filepath.Join(work, "modules", "namespaces"), map[string]string{"fleet": fleet, "d1": list})
+			w := newTF(t, bin, filepath.Join(work, "modules", "namespaces"), map[string]string{"fleet": fleet, "d1": list})
 			w.must("init", "-input=false", "-backend=false")
 			w.must("apply", "-auto-approve", "-input=false")
 			var coord, queues string

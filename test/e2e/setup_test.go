@@ -51,19 +51,6 @@ func shared(t *testing.T) string {
 	return buildDir.path
 }
 
-// terraformBin returns the terraform CLI from PATH, or tofu when terraform
-// is missing; the test is skipped when neither is installed.
-func terraformBin(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"terraform", "tofu"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	t.Skip("neither terraform (1.11 or later) nor tofu is on PATH; the module and example tests need one")
-	return ""
-}
-
 // skipShort skips tests that apply real fleets under -short.
 func skipShort(t *testing.T) {
 	t.Helper()

@@ -31,6 +31,10 @@ type env struct {
 // bucket, a marker or a port, and no write in one is visible in the other.
 func TestStagingExample(t *testing.T) {
 	skipShort(t)
+	eachCLI(t, testStagingExample)
+}
+
+func testStagingExample(t *testing.T, bin string) {
 	start := time.Now()
 	st := startStores(t)
 	work := workCopy(t, "examples/staging")
@@ -39,7 +43,7 @@ func TestStagingExample(t *testing.T) {
 	maps.Copy(vars, map[string]string{
 		"secret": randHex(32), "artifact": dwkBin(t), "state_dir": stateDir, "replicas": "2",
 	})
-	w := newTF(t, filepath.Join(work, "examples", "staging"), vars)
+	w := newTF(t, bin, filepath.Join(work, "examples", "staging"), vars)
 	w.must("init", "-input=false")
 	suffix := randHex(3)
 	envs := []*env{{ws: "e2e-a-" + suffix}, {ws: "e2e-b-" + suffix}}

@@ -27,12 +27,11 @@ type tf struct {
 	env []string
 }
 
-// newTF returns a runner for dir. vars become TF_VAR_ variables; the
-// caller's TF_* and DWK_* settings are left out so that they cannot
-// redirect the test.
-func newTF(t *testing.T, dir string, vars map[string]string) *tf {
+// newTF returns a runner of the CLI bin (terraform or tofu) for dir. vars
+// become TF_VAR_ variables; the caller's TF_*, TOFU_* and DWK_* settings
+// are left out so that they cannot redirect the test.
+func newTF(t *testing.T, bin, dir string, vars map[string]string) *tf {
 	t.Helper()
-	bin := terraformBin(t)
 	env := []string{
 		"TF_CLI_CONFIG_FILE=" + cliConfig(t),
 		"TF_IN_AUTOMATION=1", "TF_INPUT=0", "CHECKPOINT_DISABLE=1",
@@ -41,7 +40,7 @@ func newTF(t *testing.T, dir string, vars map[string]string) *tf {
 		env = append(env, "TF_CLI_ARGS_"+c+"=-no-color")
 	}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TF_") && !strings.HasPrefix(kv, "DWK_") {
+		if !strings.HasPrefix(kv, "TF_") && !strings.HasPrefix(kv, "TOFU_") && !strings.HasPrefix(kv, "DWK_") {
 			env = append(env, kv)
 		}
 	}
@@ -60,6 +59,7 @@ func (w *tf) workspace(ws string) *tf {
 
 // result is one finished command.
 type result struct {
+	cli            string // the CLI's file name: terraform or tofu
 	args           []string
 	stdout, stderr string
 	code           int
@@ -67,8 +67,8 @@ type result struct {
 }
 
 func (r result) String() string {
-	return fmt.Sprintf("terraform %s (exit %d after %s)\n--- stdout\n%s\n--- stderr\n%s",
-		strings.Join(r.args, " "), r.code, r.took.Round(time.Millisecond), tail(r.stdout, 120), tail(r.stderr, 60))
+	return fmt.Sprintf("%s %s (exit %d after %s)\n--- stdout\n%s\n--- stderr\n%s",
+		r.cli, strings.Join(r.args, " "), r.code, r.took.Round(time.Millisecond), tail(r.stdout, 120), tail(r.stderr, 60))
 }
 
 // tail is the last n lines of s.
@@ -99,7 +99,7 @@ func (w *tf) runInput(stdin string, args ...string) (result, error) {
 	cmd.Stdin = strings.NewReader(stdin)
 	start := time.Now()
 	err := cmd.Run()
-	r := result{args: args, stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
+	r := result{cli: filepath.Base(w.bin), args: args, stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
 	var ee *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
@@ -109,7 +109,7 @@ func (w *tf) runInput(stdin string, args ...string) (result, error) {
 		r.code = ee.ExitCode()
 		return r, fmt.Errorf("%s", r)
 	case err != nil:
-		return r, fmt.Errorf("terraform %s: %w", strings.Join(args, " "), err)
+		return r, fmt.Errorf("%s %s: %w", r.cli, strings.Join(args, " "), err)
 	}
 	return r, nil
 }
@@ -121,7 +121,7 @@ func (w *tf) must(args ...string) result {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	w.t.Logf("terraform %s: %s", strings.Join(args, " "), r.took.Round(time.Millisecond))
+	w.t.Logf("%s %s: %s", r.cli, strings.Join(args, " "), r.took.Round(time.Millisecond))
 	return r
 }
 

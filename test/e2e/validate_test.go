@@ -44,10 +44,12 @@ func configDirs(t *testing.T) []string {
 // every module and example (validate after an init from the provider
 // mirror), and checks the conventions: a README, and a description on
 // every variable and output.
-func TestFmtAndValidate(t *testing.T) {
+func TestFmtAndValidate(t *testing.T) { eachCLI(t, testFmtAndValidate) }
+
+func testFmtAndValidate(t *testing.T, bin string) {
 	dirs := configDirs(t)
 	work := workCopy(t, "examples")
-	fmtr := newTF(t, root, nil)
+	fmtr := newTF(t, bin, root, nil)
 	for _, d := range []string{"modules", "examples"} {
 		r, err := fmtr.run("fmt", "-check", "-diff", "-recursive", d)
 		if err != nil {
@@ -61,7 +63,7 @@ func TestFmtAndValidate(t *testing.T) {
 				t.Errorf("%s has no README.md", d)
 			}
 			checkDescriptions(t, filepath.Join(root, d))
-			w := newTF(t, filepath.Join(work, d), nil)
+			w := newTF(t, bin, filepath.Join(work, d), nil)
 			w.must("init", "-input=false", "-backend=false")
 			if r, err := w.run("validate"); err != nil {
 				t.Errorf("terraform validate %s:\n%s%s", d, r.stdout, r.stderr)
@@ -108,7 +110,9 @@ func checkDescriptions(t *testing.T, dir string) {
 
 // TestModuleInputErrors checks that modules/fleet refuses bad input at plan
 // time, before it touches a store or a host, and says what is wrong.
-func TestModuleInputErrors(t *testing.T) {
+func TestModuleInputErrors(t *testing.T) { eachCLI(t, testModuleInputErrors) }
+
+func testModuleInputErrors(t *testing.T, bin string) {
 	work := workCopy(t)
 	good := map[string]string{
 		"name": "prod", "secret": strings.Repeat("s", 32), "artifact": "/nonexistent/dwk",
@@ -131,7 +135,7 @@ func TestModuleInputErrors(t *testing.T) {
 				vars[k] = v
 			}
 			vars[tc.name] = tc.value
-			w := newTF(t, filepath.Join(work, "modules", "fleet"), vars)
+			w := newTF(t, bin, filepath.Join(work, "modules", "fleet"), vars)
 			w.must("init", "-input=false", "-backend=false")
 			r, err := w.run("plan", "-input=false")
 			if err == nil {
