@@ -6,6 +6,17 @@ import (
 	"time"
 )
 
+// AlarmLookahead is implemented by an AlarmIndex whose Due takes long
+// enough to make alarms late (round trips to a remote store). The
+// scheduler then calls Due that much before an alarm's time, with now set
+// to the alarm's time, and starts the alarms it gets at their time.
+type AlarmLookahead interface {
+	// Lookahead returns how long before an alarm's time to ask for it:
+	// about what Due takes, with room to spare. It must not block. The
+	// scheduler uses at most maxLookahead.
+	Lookahead() time.Duration
+}
+
 // maxArmed bounds the alarm times the scheduler keeps in memory. Alarms set
 // while it is full are not armed; the poll still finds them, up to
 // AlarmPollInterval late.
@@ -24,11 +35,22 @@ type alarmTimer struct {
 	byKey   map[objKey]*armed
 	rearmed chan struct{} // capacity 1; signalled when the earliest time moves earlier
 
+	// held are alarms claimed before their time, earliest first, each
+	// holding a slot in Runtime.alarming; the scheduler starts them at
+	// their time. Owned by the scheduler goroutine.
+	held []heldRun
+
 	// backlog is set when a poll left due alarms for lack of a free slot,
 	// or because the object's alarm was still running, so the end of a run
 	// polls again. Guarded by Runtime.mu, so that it is ordered with
 	// Runtime.alarming.
 	backlog bool
+}
+
+// heldRun is an alarm claimed before its time.
+type heldRun struct {
+	e  AlarmEntry
+	at time.Time // not before: the entry's time, or the time armed here
 }
 
 // armed is one object's alarm time in the heap.
@@ -76,16 +98,19 @@ func (t *alarmTimer) disarm(k objKey) {
 	}
 }
 
-// takeDue forgets every time at or before now and reports whether there
-// was one.
-func (t *alarmTimer) takeDue(now time.Time) bool {
+// takeDue forgets every time at or before horizon and returns them by
+// object (nil when there was none).
+func (t *alarmTimer) takeDue(horizon time.Time) map[objKey]time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	took := false
-	for len(t.heap) > 0 && !t.heap[0].at.After(now) {
+	var took map[objKey]time.Time
+	for len(t.heap) > 0 && !t.heap[0].at.After(horizon) {
 		a := heap.Pop(&t.heap).(*armed)
 		delete(t.byKey, a.key)
-		took = true
+		if took == nil {
+			took = map[objKey]time.Time{}
+		}
+		took[a.key] = a.at
 	}
 	return took
 }

@@ -24,7 +24,7 @@ func TestAlarmTimer(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 	var x alarmTimer
-	if _, ok := x.next(); ok || x.takeDue(at(1e6)) {
+	if _, ok := x.next(); ok || x.takeDue(at(1e6)) != nil {
 		t.Fatal("zero timer is not empty")
 	}
 
@@ -51,7 +51,7 @@ func TestAlarmTimer(t *testing.T) {
 	for _, s := range steps {
 		s.do()
 		if !s.takeDue.IsZero() {
-			if got := x.takeDue(s.takeDue); got != s.wantTook {
+			if got := x.takeDue(s.takeDue) != nil; got != s.wantTook {
 				t.Errorf("%s: takeDue = %v, want %v", s.desc, got, s.wantTook)
 			}
 		}

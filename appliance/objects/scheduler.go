@@ -3,6 +3,7 @@ package objects
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -12,6 +13,10 @@ import (
 // armed here: set on other replicas, left by a restart, or whose run or
 // claim failed. A kick (a namespace bound, a run ended with due alarms
 // left) polls at once.
+//
+// When the index is slow to answer (AlarmLookahead), the scheduler asks
+// that much ahead of an alarm's time, holds what it claims, and starts it
+// at its time, so the poll's own latency does not make alarms late.
 func (rt *Runtime) schedulerLoop() {
 	defer rt.wg.Done()
 	var (
@@ -20,15 +25,21 @@ func (rt *Runtime) schedulerLoop() {
 		fireAt   time.Time        // when fire fires, at the latest
 	)
 	for {
-		if now := rt.cfg.Clock.Now(); rt.timer.takeDue(now) || !now.Before(nextPoll) {
-			rt.pollAlarms()
+		now := rt.cfg.Clock.Now()
+		rt.startHeld(now)
+		ahead := rt.lookahead()
+		if armed := rt.timer.takeDue(now.Add(ahead)); armed != nil || !now.Before(nextPoll) {
+			rt.pollAlarms(now.Add(ahead), armed)
 			nextPoll = now.Add(rt.cfg.AlarmPollInterval)
 		}
 		// The poll may have taken a while: measure the wait from after it.
-		now := rt.cfg.Clock.Now()
+		now = rt.cfg.Clock.Now()
 		deadline := nextPoll
-		if at, ok := rt.timer.next(); ok && at.Before(deadline) {
-			deadline = at
+		if at, ok := rt.timer.next(); ok && at.Add(-ahead).Before(deadline) {
+			deadline = at.Add(-ahead)
+		}
+		if len(rt.timer.held) > 0 && rt.timer.held[0].at.Before(deadline) {
+			deadline = rt.timer.held[0].at
 		}
 		if !deadline.After(now) {
 			select {
@@ -63,14 +74,29 @@ func (rt *Runtime) schedulerLoop() {
 	}
 }
 
-// maxClockSlip bounds how late the scheduler's timer may start.
-const maxClockSlip = time.Millisecond
+const (
+	// maxClockSlip bounds how late the scheduler's timer may start.
+	maxClockSlip = time.Millisecond
+	// maxLookahead bounds how early the scheduler claims an alarm, and so
+	// how long a claimed alarm may hold a slot before its time.
+	maxLookahead = 250 * time.Millisecond
+)
 
-// pollAlarms starts the due alarms that are not already running, up to
-// AlarmConcurrency at once. Due alarms it has to leave (no free slot, or the
-// object's alarm still running) set the backlog, so the next run to end
-// polls again.
-func (rt *Runtime) pollAlarms() {
+// lookahead is how long before an alarm's time the scheduler asks for it.
+func (rt *Runtime) lookahead() time.Duration {
+	if l, ok := rt.cfg.Alarms.(AlarmLookahead); ok {
+		return min(max(l.Lookahead(), 0), maxLookahead)
+	}
+	return 0
+}
+
+// pollAlarms claims the alarms due by horizon that are not already
+// running, up to AlarmConcurrency at once, and starts them, or holds them
+// until their time: the entry's, or the one armed here (armed), which
+// keeps the precision the index drops. Due alarms it has to leave (no free
+// slot, or the object's alarm still running) set the backlog, so the next
+// run to end polls again.
+func (rt *Runtime) pollAlarms(horizon time.Time, armed map[objKey]time.Time) {
 	rt.mu.Lock()
 	open := rt.state == stateOpen
 	free := rt.cfg.AlarmConcurrency - len(rt.alarming)
@@ -92,11 +118,12 @@ func (rt *Runtime) pollAlarms() {
 	defer cancel()
 	// Running alarms may come back in the answer; ask for enough to fill
 	// every free slot anyway.
-	due, err := rt.cfg.Alarms.Due(ctx, classes, rt.cfg.Clock.Now(), rt.cfg.AlarmConcurrency)
+	due, err := rt.cfg.Alarms.Due(ctx, classes, horizon, rt.cfg.AlarmConcurrency)
 	if err != nil {
 		rt.log.Error("poll due alarms", "err", err)
 		return
 	}
+	now := rt.cfg.Clock.Now()
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	ended := false
@@ -112,10 +139,20 @@ func (rt *Runtime) pollAlarms() {
 			// The run ended during this poll, whose answer may predate the
 			// run's bookkeeping; that bookkeeping armed what comes next.
 			ended = true
+		case rt.alarming[k] && rt.isHeld(k):
+			// Held from an earlier poll; it starts at its time.
 		case rt.alarming[k], len(rt.alarming) >= rt.cfg.AlarmConcurrency:
 			rt.timer.backlog = true
 		default:
+			at := e.At
+			if t, ok := armed[k]; ok && t.After(at) {
+				at = t
+			}
 			rt.alarming[k] = true
+			if at.After(now) {
+				rt.hold(heldRun{e: e, at: at})
+				continue
+			}
 			rt.wg.Add(1)
 			go rt.runAlarm(e)
 		}
@@ -125,6 +162,41 @@ func (rt *Runtime) pollAlarms() {
 		rt.timer.backlog = false
 		rt.wake()
 	}
+}
+
+// hold queues a claimed alarm until its time. Called with rt.mu held, from
+// the scheduler goroutine.
+func (rt *Runtime) hold(h heldRun) {
+	i, _ := slices.BinarySearchFunc(rt.timer.held, h.at, func(x heldRun, at time.Time) int { return x.at.Compare(at) })
+	rt.timer.held = slices.Insert(rt.timer.held, i, h)
+}
+
+// isHeld reports whether object k's alarm is held. Called with rt.mu held,
+// from the scheduler goroutine.
+func (rt *Runtime) isHeld(k objKey) bool {
+	return slices.ContainsFunc(rt.timer.held, func(h heldRun) bool { return keyOf(h.e.Object) == k })
+}
+
+// startHeld starts the held alarms whose time has come; once the runtime
+// stops taking work it lets them go: their entries stay in the index for
+// whoever runs the objects next.
+func (rt *Runtime) startHeld(now time.Time) {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	n := 0
+	for _, h := range rt.timer.held {
+		if h.at.After(now) && rt.state == stateOpen {
+			break
+		}
+		n++
+		if rt.state != stateOpen {
+			delete(rt.alarming, keyOf(h.e.Object))
+			continue
+		}
+		rt.wg.Add(1)
+		go rt.runAlarm(h.e)
+	}
+	rt.timer.held = slices.Delete(rt.timer.held, 0, n)
 }
 
 // runAlarm delivers one due entry in the object's turn.

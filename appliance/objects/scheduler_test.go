@@ -196,3 +196,33 @@ func TestDeletedAlarmDoesNotFire(t *testing.T) {
 		t.Errorf("deleted alarm ran at %v", got)
 	}
 }
+
+// aheadIndex is a memIndex that asks to be polled ahead of alarms' times,
+// as a remote index does.
+type aheadIndex struct {
+	*memIndex
+	ahead time.Duration
+}
+
+var _ objects.AlarmLookahead = aheadIndex{}
+
+func (x aheadIndex) Lookahead() time.Duration { return x.ahead }
+
+// TestAlarmClaimedAheadRunsOnTime checks that with an index that asks for
+// a lookahead, the scheduler claims the alarm that much early and still
+// runs it at exactly its time.
+func TestAlarmClaimedAheadRunsOnTime(t *testing.T) {
+	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := &fakeClock{now: t0}
+	idx := aheadIndex{newMemIndex(), 50 * time.Millisecond}
+	ns := newRingers(t, clock, func(c *objects.Config) { c.Alarms = idx })
+	s := ns.Get(ns.NewUniqueID())
+	at := t0.Add(time.Second + 400*time.Microsecond)
+	setAt(t, s, at)
+	stepTo(t, clock, at.Add(-idx.ahead)) // the poll, which claims it
+	stepTo(t, clock, at)                 // the run
+	waitFor(t, "the alarm", func() bool { return len(ringerTimes(s.ID())) > 0 })
+	if got := ringerTimes(s.ID()); len(got) != 1 || !got[0].Equal(at) {
+		t.Errorf("alarm ran at %v, want once at %v", got, at)
+	}
+}

@@ -31,10 +31,14 @@ func (x *AlarmIndex) Due(ctx context.Context, namespaces []string, now time.Time
 	if len(namespaces) == 0 || limit <= 0 {
 		return nil, nil
 	}
+	start := time.Now()
 	cands, err := x.dueCandidates(ctx, namespaces, now, limit)
 	if err != nil || len(cands) == 0 {
 		return nil, err
 	}
+	// Only a Due that finds something costs the claim round trips the
+	// lookahead has to cover.
+	defer func() { x.noteDue(time.Since(start)) }()
 	keys := make([]tuple.Key, 0, 2*len(cands))
 	for _, c := range cands {
 		keys = append(keys, claimKey(c.entry.Object), lease.KeyFor(c.entry.Object.Namespace(), c.entry.Object.String()))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/dwk/fleet/appliance/coord"
@@ -62,9 +63,29 @@ type AlarmIndex struct {
 	placer     *Placer
 	claimer    []byte
 	visibility time.Duration
+	dueNanos   atomic.Int64 // moving average of how long Due takes
 }
 
-var _ objects.AlarmIndex = (*AlarmIndex)(nil)
+var (
+	_ objects.AlarmIndex     = (*AlarmIndex)(nil)
+	_ objects.AlarmLookahead = (*AlarmIndex)(nil)
+)
+
+// Lookahead implements objects.AlarmLookahead: twice what a Due that
+// finds something has been taking (three round trips), so the runtime
+// claims an alarm before its time and starts it on time.
+func (x *AlarmIndex) Lookahead() time.Duration {
+	return 2 * time.Duration(x.dueNanos.Load())
+}
+
+// noteDue folds the duration of one Due call into the moving average.
+func (x *AlarmIndex) noteDue(d time.Duration) {
+	avg := x.dueNanos.Load()
+	if avg == 0 {
+		avg = int64(d)
+	}
+	x.dueNanos.Store(avg + (int64(d)-avg)/4)
+}
 
 // NewAlarmIndex returns an index over cfg.Coord. It does no I/O.
 func NewAlarmIndex(cfg AlarmConfig) (*AlarmIndex, error) {
