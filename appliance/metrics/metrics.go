@@ -78,6 +78,11 @@ func (m *Metrics) GaugeFunc(name, help string, labels prometheus.Labels, fn func
 	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, fn))
 }
 
+// CounterFunc registers a counter whose value is read at scrape time.
+func (m *Metrics) CounterFunc(name, help string, labels prometheus.Labels, fn func() float64) {
+	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, fn))
+}
+
 type factory struct {
 	reg    *prometheus.Registry
 	labels prometheus.Labels

@@ -201,6 +201,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key interna
 		return err
 	}
 	f.closers = append(f.closers, store.Close)
+	objectStoreMetrics(m, cfg.Fleet.Member, store)
 	placer := objcentral.NewPlacer(f.leases, readyMembers{f.view})
 	alarms, err := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: f.coord, Placer: placer, Claimer: cfg.Fleet.Member})
 	if err != nil {

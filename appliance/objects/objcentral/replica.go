@@ -33,7 +33,8 @@ type DB struct {
 	cache *cache
 	local *objlocal.DB
 
-	inTx atomic.Bool
+	counters *counters
+	inTx     atomic.Bool
 
 	mu       sync.Mutex // guards what follows, and serialises commits
 	gen      string
@@ -54,13 +55,13 @@ var _ objects.OutputGate = (*DB)(nil)
 
 // openDB opens the replica file at path, which openPrimary and applyPages
 // brought to h.
-func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch int64, lease objects.Lease, h head, ch *cache) (*DB, error) {
+func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch int64, lease objects.Lease, h head, ch *cache, n *counters) (*DB, error) {
 	local, err := objlocal.OpenFile(ctx, path, sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true})
 	if err != nil {
 		return nil, err
 	}
 	d := &DB{
-		name: name, c: c, epoch: epoch, lost: lease.Lost(), cache: ch, local: local,
+		name: name, c: c, epoch: epoch, lost: lease.Lost(), cache: ch, counters: n, local: local,
 		gen: h.gen, version: h.version, pageSize: h.pageSize,
 	}
 	if f, ok := lease.(interface{ Fresh() bool }); ok {
@@ -200,8 +201,11 @@ func (d *DB) Confirm(ctx context.Context) error {
 		return nil
 	}
 	if err := d.commitLocked(ctx, p); err != nil {
+		d.counters.commitFailures.Add(1)
 		return d.breakLocked(err)
 	}
+	d.counters.commits.Add(1)
+	d.counters.pagesCommitted.Add(int64(len(p.pages)))
 	return nil
 }
 

@@ -60,11 +60,12 @@ type StoreConfig struct {
 // from a local replica (DB) synced from the object's primary database. It
 // holds no goroutines; it is safe for concurrent use.
 type Store struct {
-	shards []Shard
-	names  []string
-	prefix string
-	cache  *cache
-	log    *slog.Logger
+	shards   []Shard
+	names    []string
+	prefix   string
+	cache    *cache
+	counters *counters
+	log      *slog.Logger
 }
 
 var _ objects.ObjectStore = (*Store)(nil)
@@ -104,7 +105,7 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	}
 	return &Store{
 		shards: cfg.Shards, names: names, prefix: cfg.NamespacePrefix,
-		cache: newCache(cfg.CacheDir, cfg.CacheBytes), log: cfg.Logger.With("component", "objcentral"),
+		cache: newCache(cfg.CacheDir, cfg.CacheBytes), counters: &counters{}, log: cfg.Logger.With("component", "objcentral"),
 	}, nil
 }
 
@@ -168,6 +169,7 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 		return nil, err
 	}
 	legacy := res.legacy && res.head.version == 0
+	s.counters.countOpen(local, res.head, len(res.pages))
 	if !current(local, res.head) || legacy {
 		if legacy {
 			local = nil
@@ -176,7 +178,7 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 			return nil, fmt.Errorf("sync the local copy: %w", err)
 		}
 	}
-	db, err := openDB(ctx, name, path, c, epoch, lease, res.head, s.cache)
+	db, err := openDB(ctx, name, path, c, epoch, lease, res.head, s.cache, s.counters)
 	if err != nil || !legacy {
 		return db, err
 	}

@@ -1,0 +1,33 @@
+package server
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/dwk/fleet/appliance/metrics"
+	"github.com/dwk/fleet/appliance/objects/objcentral"
+)
+
+// objectStoreMetrics exports what the local object replicas do: how opens
+// synced (current, incremental, full), pages fetched and committed,
+// commits and failed commits, and the cache's size.
+func objectStoreMetrics(m *metrics.Metrics, member string, store *objcentral.Store) {
+	labels := func(extra ...string) prometheus.Labels {
+		l := prometheus.Labels{"member": member}
+		for i := 0; i+1 < len(extra); i += 2 {
+			l[extra[i]] = extra[i+1]
+		}
+		return l
+	}
+	stat := func(f func(objcentral.Stats) int64) func() float64 {
+		return func() float64 { return float64(f(store.Stats())) }
+	}
+	const opens = "Objects opened on this replica, by how the local copy was synced: current (no page fetched), incremental (pages written since the copy's version), full (every page)."
+	m.CounterFunc("dwk_object_opens_total", opens, labels("sync", "current"), stat(func(s objcentral.Stats) int64 { return s.OpensCurrent }))
+	m.CounterFunc("dwk_object_opens_total", opens, labels("sync", "incremental"), stat(func(s objcentral.Stats) int64 { return s.OpensIncremental }))
+	m.CounterFunc("dwk_object_opens_total", opens, labels("sync", "full"), stat(func(s objcentral.Stats) int64 { return s.OpensFull }))
+	m.CounterFunc("dwk_object_pages_fetched_total", "Pages of object databases fetched from libSQL to sync local copies.", labels(), stat(func(s objcentral.Stats) int64 { return s.PagesFetched }))
+	m.CounterFunc("dwk_object_commits_total", "Round trips that committed object writes at libSQL.", labels(), stat(func(s objcentral.Stats) int64 { return s.Commits }))
+	m.CounterFunc("dwk_object_pages_committed_total", "Pages of object databases committed at libSQL.", labels(), stat(func(s objcentral.Stats) int64 { return s.PagesCommitted }))
+	m.CounterFunc("dwk_object_commit_failures_total", "Object commits that failed (fenced, or libSQL unreachable); each left a local copy stale.", labels(), stat(func(s objcentral.Stats) int64 { return s.CommitFailures }))
+	m.GaugeFunc("dwk_object_cache_bytes", "Bytes of local object copies on disk.", labels(), stat(func(s objcentral.Stats) int64 { return s.CacheBytes }))
+}
