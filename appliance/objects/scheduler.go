@@ -133,6 +133,10 @@ func (rt *Runtime) pollAlarms(horizon time.Time, armed map[objKey]time.Time) {
 	}
 	for _, e := range due {
 		k := keyOf(e.Object)
+		at := e.At
+		if t, ok := armed[k]; ok && t.After(at) {
+			at = t // the index keeps milliseconds
+		}
 		switch {
 		case rt.state != stateOpen:
 		case rt.finished[k] == poll:
@@ -140,14 +144,12 @@ func (rt *Runtime) pollAlarms(horizon time.Time, armed map[objKey]time.Time) {
 			// run's bookkeeping; that bookkeeping armed what comes next.
 			ended = true
 		case rt.alarming[k] && rt.isHeld(k):
-			// Held from an earlier poll; it starts at its time.
+			// Held from an earlier poll; it starts at its time, unless the
+			// alarm has moved earlier since.
+			rt.hold(heldRun{e: e, at: at})
 		case rt.alarming[k], len(rt.alarming) >= rt.cfg.AlarmConcurrency:
 			rt.timer.backlog = true
 		default:
-			at := e.At
-			if t, ok := armed[k]; ok && t.After(at) {
-				at = t
-			}
 			rt.alarming[k] = true
 			if at.After(now) {
 				rt.hold(heldRun{e: e, at: at})
@@ -164,9 +166,17 @@ func (rt *Runtime) pollAlarms(horizon time.Time, armed map[objKey]time.Time) {
 	}
 }
 
-// hold queues a claimed alarm until its time. Called with rt.mu held, from
-// the scheduler goroutine.
+// hold queues a claimed alarm until its time; an object's alarm already
+// held moves only earlier. Called with rt.mu held, from the scheduler
+// goroutine.
 func (rt *Runtime) hold(h heldRun) {
+	k := keyOf(h.e.Object)
+	if i := slices.IndexFunc(rt.timer.held, func(x heldRun) bool { return keyOf(x.e.Object) == k }); i >= 0 {
+		if !h.at.Before(rt.timer.held[i].at) {
+			return
+		}
+		rt.timer.held = slices.Delete(rt.timer.held, i, i+1)
+	}
 	i, _ := slices.BinarySearchFunc(rt.timer.held, h.at, func(x heldRun, at time.Time) int { return x.at.Compare(at) })
 	rt.timer.held = slices.Insert(rt.timer.held, i, h)
 }

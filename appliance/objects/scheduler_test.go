@@ -226,3 +226,22 @@ func TestAlarmClaimedAheadRunsOnTime(t *testing.T) {
 		t.Errorf("alarm ran at %v, want once at %v", got, at)
 	}
 }
+
+// TestHeldAlarmMovedEarlier moves an alarm earlier after the scheduler
+// claimed it ahead of its old time: it runs at its new time.
+func TestHeldAlarmMovedEarlier(t *testing.T) {
+	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := &fakeClock{now: t0}
+	idx := aheadIndex{newMemIndex(), 200 * time.Millisecond}
+	ns := newRingers(t, clock, func(c *objects.Config) { c.Alarms = idx })
+	s := ns.Get(ns.NewUniqueID())
+	setAt(t, s, t0.Add(time.Second))
+	stepTo(t, clock, t0.Add(800*time.Millisecond)) // claimed, held until 1s
+	at := t0.Add(900 * time.Millisecond)
+	setAt(t, s, at)
+	stepTo(t, clock, at)
+	waitFor(t, "the alarm", func() bool { return len(ringerTimes(s.ID())) > 0 })
+	if got := ringerTimes(s.ID()); len(got) != 1 || !got[0].Equal(at) {
+		t.Errorf("alarm ran at %v, want once at %v", got, at)
+	}
+}
