@@ -6,8 +6,9 @@
 #
 # make demo installs what it needs first (scripts/tools.sh versitygw: the S3
 # server, through the Go module proxy); terraform (or tofu) must be on PATH.
-# When a step fails, or on Ctrl-C, it undoes what it did, as make demo-down
-# does: no process it started keeps running and .demo is removed.
+# When a step fails, or on Ctrl-C, it takes the demo down as make demo-down
+# does (a demo already running in .demo included): no process it started
+# keeps running and .demo is removed.
 #
 # make demo-down (scripts/demo.sh down): terraform destroy, stop the stores,
 # remove .demo. Nothing keeps running.
@@ -19,7 +20,8 @@
 #
 # Everything lives in .demo/ (ignored by git): the provider's filesystem
 # mirror and CLI config, the Terraform state, the stores' data, pids and
-# logs, the replicas' install directories. No network is needed.
+# logs, the replicas' install directories. Once versitygw is installed, no
+# network is needed.
 #
 # Settings (environment): DWK_DEMO_PORT (first replica's port, default
 # 8787; replica n uses +10n), DWK_DEMO_LIBSQL_PORT (18080 and the next),
