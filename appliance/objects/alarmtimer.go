@@ -8,8 +8,9 @@ import (
 
 // AlarmLookahead is implemented by an AlarmIndex whose Due takes long
 // enough to make alarms late (round trips to a remote store). The
-// scheduler then calls Due that much before an alarm's time, with now set
-// to the alarm's time, and starts the alarms it gets at their time.
+// scheduler then calls Due that much before an alarm's time, passing the
+// current time plus the lookahead as now, holds the entries it gets, and
+// starts each at its time.
 type AlarmLookahead interface {
 	// Lookahead returns how long before an alarm's time to ask for it:
 	// about what Due takes, with room to spare. It must not block. The
@@ -37,7 +38,7 @@ type alarmTimer struct {
 
 	// held are alarms claimed before their time, earliest first, each
 	// holding a slot in Runtime.alarming; the scheduler starts them at
-	// their time. Owned by the scheduler goroutine.
+	// their time. Only the scheduler goroutine touches it.
 	held []heldRun
 
 	// backlog is set when a poll left due alarms for lack of a free slot,
