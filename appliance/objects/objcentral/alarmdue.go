@@ -32,7 +32,7 @@ func (x *AlarmIndex) Due(ctx context.Context, namespaces []string, now time.Time
 		return nil, nil
 	}
 	start := time.Now()
-	cands, err := x.dueCandidates(ctx, namespaces, now, limit)
+	cands, err := x.dueCandidates(ctx, namespaces, now)
 	if err != nil || len(cands) == 0 {
 		return nil, err
 	}
@@ -88,12 +88,15 @@ func (x *AlarmIndex) Due(ctx context.Context, namespaces []string, now time.Time
 	return out, nil
 }
 
-// dueCandidates lists index keys due at now of the given namespaces.
-func (x *AlarmIndex) dueCandidates(ctx context.Context, namespaces []string, now time.Time, limit int) ([]candidate, error) {
+// dueCandidates lists index keys due at now of the given namespaces. It
+// reads up to maxDueScan keys whatever the limit: the earliest due entries
+// may all be other replicas' (a replica behind on its alarms), and this
+// replica's must not wait behind them for its next poll.
+func (x *AlarmIndex) dueCandidates(ctx context.Context, namespaces []string, now time.Time) ([]candidate, error) {
 	page, err := x.st.List(ctx, coord.Selector{
 		Prefix: tuple.Key{"alarm", "due"},
 		End:    tuple.Key{"alarm", "due", now.UnixMilli() + 1},
-	}, coord.ListOptions{Limit: min(maxDueScan, max(4*limit, 32))})
+	}, coord.ListOptions{Limit: maxDueScan})
 	if err != nil {
 		return nil, fmt.Errorf("alarm index due: list: %w", err)
 	}
