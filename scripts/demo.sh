@@ -49,7 +49,9 @@ find_terraform() {
   else
     die "neither terraform (1.11 or later) nor tofu is on PATH. Install one: https://developer.hashicorp.com/terraform/install or https://opentofu.org/docs/intro/install/"
   fi
-  say "using $($TF version | head -n 1)"
+  local v
+  v=$("$TF" version 2>/dev/null || true)
+  say "using $(grep -m 1 -E '^(Terraform|OpenTofu) v' <<<"$v" || echo "$TF")"
 }
 
 # tf runs the CLI on examples/local with the demo's mirror, data dir and variables.
