@@ -11,10 +11,11 @@ import (
 
 // Defaults of Options.
 const (
-	// DefaultRetries and DefaultTryInterval give a request about 2s to find
+	// DefaultRetries and DefaultTryInterval give a request about 5s to find
 	// a replica that serves it: long enough for a draining holder to finish
-	// its running events and hand its leases back.
-	DefaultRetries     = 20
+	// its running events and hand its leases back, and for the new holder
+	// to sync the object, on a loaded machine too.
+	DefaultRetries     = 50
 	DefaultTryInterval = 100 * time.Millisecond
 	DefaultReplayBody  = 1 << 20
 	DefaultDialTimeout = 2 * time.Second
@@ -39,7 +40,7 @@ type Options struct {
 	// starts draining leaves rotation within it. Default: 500ms.
 	Refresh time.Duration
 	// Retries is how many times a request may be retried on another
-	// replica (see the package doc). Default: 20. Negative: none.
+	// replica (see the package doc). Default: 50. Negative: none.
 	Retries int
 	// TryInterval is the wait before each retry. Default: 100ms.
 	TryInterval time.Duration
