@@ -14,9 +14,14 @@ import (
 	"github.com/dwk/fleet/appliance/objects/objcentral/walpages"
 )
 
-// checkpointWait bounds a checkpoint after a commit; one that cannot get
-// the connection in time (a transaction is open) is left for later.
-const checkpointWait = time.Second
+// The local log is folded into the replica file (checkpointed) once it
+// holds checkpointFrames frames that reached the primary; checkpointWait
+// bounds that, and one that cannot get the connection in time (a
+// transaction is open) is left for a later commit.
+const (
+	checkpointFrames = 256
+	checkpointWait   = time.Second
+)
 
 // pending is what the replica committed locally since its last commit at
 // the primary.
@@ -32,25 +37,17 @@ type pending struct {
 func (d *DB) pendingLocked() (*pending, error) {
 	wal := d.local.Path() + "-wal"
 	if !d.full {
-		if info, err := os.Stat(wal); err != nil || info.Size() == 0 {
+		// Nothing new in the log: no frame past the last one committed.
+		if info, err := os.Stat(wal); err != nil || info.Size() == 0 || info.Size() <= d.walPos.Offset() {
 			return nil, nil
 		}
 	}
-	skip := d.shipped
-	log, err := walpages.Read(wal, 0)
+	log, err := walpages.ReadFrom(wal, d.walPos)
 	if err != nil {
 		return nil, err
 	}
-	if log.Salt1 != d.salt[0] || log.Salt2 != d.salt[1] {
-		skip = 0
-	}
-	if skip > 0 {
-		if log, err = walpages.Read(wal, skip); err != nil {
-			return nil, err
-		}
-	}
 	if !d.full {
-		if log.Frames <= skip {
+		if len(log.Pages) == 0 {
 			return nil, nil
 		}
 		return &pending{pages: log.Pages, dbSize: log.DBSize, pageSize: log.PageSize, log: log}, nil
@@ -105,7 +102,7 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 		noRows(hrana.NewStmt(epochGuard, hrana.Integer(d.epoch))),
 	}
 	for pgno, page := range p.pages {
-		stmts = append(stmts, noRows(hrana.NewStmt(pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(page))))
+		stmts = append(stmts, noRows(hrana.NewStmt(pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(encodePage(page)))))
 	}
 	stmts = append(stmts, d.also...)
 	stmts = append(stmts,
@@ -139,11 +136,11 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	}
 	d.commits.Add(1)
 	d.version, d.pageSize, d.full, d.also = next, p.pageSize, false, nil
-	d.shipped, d.salt = p.log.Frames, [2]uint32{p.log.Salt1, p.log.Salt2}
-	if !d.inTx.Load() {
+	d.walPos = p.log.End
+	if d.walPos.Frames() >= checkpointFrames && !d.inTx.Load() {
 		cctx, cancel := context.WithTimeout(context.Background(), checkpointWait)
 		if d.local.Checkpoint(cctx) == nil {
-			d.shipped, d.salt = 0, [2]uint32{}
+			d.walPos = walpages.Position{}
 		}
 		cancel()
 	}

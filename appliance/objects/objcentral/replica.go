@@ -10,6 +10,7 @@ import (
 	"github.com/dwk/fleet/appliance/hrana"
 	"github.com/dwk/fleet/appliance/hranaclient"
 	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/objects/objcentral/walpages"
 	"github.com/dwk/fleet/appliance/objects/objlocal"
 	"github.com/dwk/fleet/appliance/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
@@ -43,8 +44,7 @@ type DB struct {
 	held     bool
 	full     bool         // DeleteAll ran: commit every page
 	also     []hrana.Stmt // run at the primary in the next commit
-	shipped  int          // WAL frames of this generation already committed
-	salt     [2]uint32
+	walPos   walpages.Position // where the frames not yet committed start
 	broken   error // why the copy is stale
 	closed   bool
 	commits  atomic.Int64
@@ -149,7 +149,7 @@ func (d *DB) DeleteAll(ctx context.Context) error {
 		return err
 	}
 	d.mu.Lock()
-	d.full, d.shipped, d.salt = true, 0, [2]uint32{}
+	d.full, d.walPos = true, walpages.Position{}
 	d.mu.Unlock()
 	return d.afterWrite(ctx)
 }

@@ -73,7 +73,11 @@ func openPrimary(ctx context.Context, c *hranaclient.Client, epoch int64, local 
 		if len(row) != 2 || row[0].Kind != hrana.KindInteger || row[1].Kind != hrana.KindBlob {
 			return openResult{}, errors.New("open: malformed page row")
 		}
-		out.pages[row[0].Int] = row[1].Blob
+		page, err := decodePage(row[1].Blob, h.pageSize)
+		if err != nil {
+			return openResult{}, fmt.Errorf("open: page %d: %w", row[0].Int, err)
+		}
+		out.pages[row[0].Int] = page
 	}
 	if r := res.StepResults[10]; r != nil && len(r.Rows) == 1 && len(r.Rows[0]) == 1 {
 		out.legacy = r.Rows[0][0].Int > 0

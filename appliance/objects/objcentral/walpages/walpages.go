@@ -34,13 +34,35 @@ type Log struct {
 	// DBSize is the database's size in pages after the last commit read;
 	// zero when no commit frame was read.
 	DBSize uint32
+	// End is where a later ReadFrom continues: just after the last commit
+	// frame.
+	End Position
 }
 
-// Read parses the WAL file at path and returns the pages of its committed
-// frames after the first skip of them. skip counts frames of the same
-// generation (Salt1, Salt2) read before; pass 0 for another generation. A
-// missing or empty file is an empty Log.
-func Read(path string, skip int) (Log, error) {
+// Position is a place in a WAL file right after a commit frame, with the
+// running checksum there, so that reading can go on from it.
+type Position struct {
+	offset       int64
+	frames       int
+	s0, s1       uint32
+	salt1, salt2 uint32
+	pageSize     int
+	bigEndian    bool
+}
+
+// Frames is the number of frames before the position.
+func (p Position) Frames() int { return p.frames }
+
+// Offset is the position's byte offset in the file; zero for the start.
+func (p Position) Offset() int64 { return p.offset }
+
+// Read parses the WAL file at path and returns the pages of all its
+// committed frames. A missing or empty file is an empty Log.
+func Read(path string) (Log, error) { return ReadFrom(path, Position{}) }
+
+// ReadFrom returns the pages of the frames committed after pos (from the
+// start when pos is the zero Position or the log was restarted since).
+func ReadFrom(path string, pos Position) (Log, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return Log{}, nil
@@ -49,15 +71,29 @@ func Read(path string, skip int) (Log, error) {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
 	defer f.Close()
+	var h [headerSize]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return Log{}, nil // no complete header: nothing committed
+	}
+	if pos.offset == 0 || binary.BigEndian.Uint32(h[16:]) != pos.salt1 || binary.BigEndian.Uint32(h[20:]) != pos.salt2 {
+		data, err := io.ReadAll(f)
+		if err != nil {
+			return Log{}, fmt.Errorf("read wal: %w", err)
+		}
+		return Parse(append(h[:], data...))
+	}
+	if _, err := f.Seek(pos.offset, io.SeekStart); err != nil {
+		return Log{}, fmt.Errorf("read wal: %w", err)
+	}
 	data, err := io.ReadAll(f)
 	if err != nil {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
-	return Parse(data, skip)
+	return parseFrames(data, pos), nil
 }
 
 // Parse is Read over the bytes of a WAL file.
-func Parse(data []byte, skip int) (Log, error) {
+func Parse(data []byte) (Log, error) {
 	if len(data) < headerSize {
 		return Log{}, nil
 	}
@@ -66,10 +102,6 @@ func Parse(data []byte, skip int) (Log, error) {
 	if magic != magicLE && magic != magicBE {
 		return Log{}, fmt.Errorf("%w: magic %#x", ErrCorrupt, magic)
 	}
-	order := binary.ByteOrder(binary.LittleEndian)
-	if magic == magicBE {
-		order = binary.BigEndian
-	}
 	pageSize := int(binary.BigEndian.Uint32(h[8:]))
 	if pageSize == 1 {
 		pageSize = 65536
@@ -77,24 +109,41 @@ func Parse(data []byte, skip int) (Log, error) {
 	if pageSize < 512 || pageSize > 65536 || pageSize&(pageSize-1) != 0 {
 		return Log{}, fmt.Errorf("%w: page size %d", ErrCorrupt, pageSize)
 	}
-	log := Log{PageSize: pageSize, Salt1: binary.BigEndian.Uint32(h[16:]), Salt2: binary.BigEndian.Uint32(h[20:])}
-	s0, s1 := checksum(order, h[:24], 0, 0)
-	if s0 != binary.BigEndian.Uint32(h[24:]) || s1 != binary.BigEndian.Uint32(h[28:]) {
+	pos := Position{
+		offset: headerSize, pageSize: pageSize, bigEndian: magic == magicBE,
+		salt1: binary.BigEndian.Uint32(h[16:]), salt2: binary.BigEndian.Uint32(h[20:]),
+	}
+	pos.s0, pos.s1 = checksum(pos.order(), h[:24], 0, 0)
+	if pos.s0 != binary.BigEndian.Uint32(h[24:]) || pos.s1 != binary.BigEndian.Uint32(h[28:]) {
 		// A header SQLite has not finished writing: nothing is committed.
 		return Log{}, nil
 	}
-	frameSize := frameHeaderSize + pageSize
+	return parseFrames(data[headerSize:], pos), nil
+}
+
+func (p Position) order() binary.ByteOrder {
+	if p.bigEndian {
+		return binary.BigEndian
+	}
+	return binary.LittleEndian
+}
+
+// parseFrames reads the frames in data, which starts at pos.
+func parseFrames(data []byte, pos Position) Log {
+	log := Log{PageSize: pos.pageSize, Salt1: pos.salt1, Salt2: pos.salt2, Frames: pos.frames, Pages: map[uint32][]byte{}, End: pos}
+	order := pos.order()
+	frameSize := frameHeaderSize + pos.pageSize
+	s0, s1 := pos.s0, pos.s1
 	type frame struct {
 		pgno uint32
 		page []byte
 	}
 	var pending []frame // frames since the last commit frame
-	pages := map[uint32][]byte{}
-	n := 0
-	for off := headerSize; off+frameSize <= len(data); off += frameSize {
+	n := pos.frames
+	for off := 0; off+frameSize <= len(data); off += frameSize {
 		fh := data[off : off+frameHeaderSize]
 		page := data[off+frameHeaderSize : off+frameSize]
-		if binary.BigEndian.Uint32(fh[8:]) != log.Salt1 || binary.BigEndian.Uint32(fh[12:]) != log.Salt2 {
+		if binary.BigEndian.Uint32(fh[8:]) != pos.salt1 || binary.BigEndian.Uint32(fh[12:]) != pos.salt2 {
 			break
 		}
 		s0, s1 = checksum(order, fh[:8], s0, s1)
@@ -105,26 +154,18 @@ func Parse(data []byte, skip int) (Log, error) {
 		n++
 		pending = append(pending, frame{pgno: binary.BigEndian.Uint32(fh[0:]), page: page})
 		if size := binary.BigEndian.Uint32(fh[4:]); size != 0 {
-			if n > skip {
-				for _, fr := range pending {
-					pages[fr.pgno] = fr.page
-				}
-				log.DBSize = size
+			for _, fr := range pending {
+				log.Pages[fr.pgno] = append([]byte(nil), fr.page...)
 			}
 			pending = pending[:0]
+			log.DBSize = size
 			log.Frames = n
+			log.End = pos
+			log.End.offset = pos.offset + int64(off+frameSize)
+			log.End.frames, log.End.s0, log.End.s1 = n, s0, s1
 		}
 	}
-	if log.Frames < skip {
-		return Log{}, fmt.Errorf("walpages: %d committed frames, fewer than the %d already read", log.Frames, skip)
-	}
-	// Frames of a commit that straddles skip belong to it whole; the caller
-	// only ever skips whole commits.
-	for pgno, p := range pages {
-		pages[pgno] = append([]byte(nil), p...)
-	}
-	log.Pages = pages
-	return log, nil
+	return log
 }
 
 // checksum continues SQLite's WAL checksum over b (a multiple of 8 bytes).

@@ -37,7 +37,7 @@ func TestPagesRebuildTheDatabase(t *testing.T) {
 	}
 
 	mustExec("INSERT INTO t (v) VALUES (randomblob(3000))")
-	first, err := walpages.Read(path+"-wal", 0)
+	first, err := walpages.Read(path + "-wal")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,16 +58,22 @@ func TestPagesRebuildTheDatabase(t *testing.T) {
 	}
 	tx.Rollback()
 
-	rest, err := walpages.Read(path+"-wal", first.Frames)
+	rest, err := walpages.ReadFrom(path+"-wal", first.End)
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, err := walpages.Read(path+"-wal", 0)
+	all, err := walpages.Read(path + "-wal")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rest.Frames != all.Frames || rest.DBSize != all.DBSize || rest.Salt1 != all.Salt1 {
-		t.Fatalf("skip changed the log: %+v vs %+v", rest.Frames, all.Frames)
+		t.Fatalf("reading on from a position changed the log: %+v vs %+v", rest.Frames, all.Frames)
+	}
+	if len(rest.Pages) == 0 || len(rest.Pages) > len(all.Pages) {
+		t.Fatalf("reading on from a position: %d pages, all: %d", len(rest.Pages), len(all.Pages))
+	}
+	if again, err := walpages.ReadFrom(path+"-wal", rest.End); err != nil || len(again.Pages) != 0 || again.Frames != rest.Frames {
+		t.Fatalf("reading on from the end: %d pages, %d frames, %v", len(again.Pages), again.Frames, err)
 	}
 	rebuilt := apply(t, before, first)
 	rebuilt = apply(t, rebuilt, rest)
@@ -80,7 +86,7 @@ func TestPagesRebuildTheDatabase(t *testing.T) {
 	if !bytes.Equal(rebuilt, want) {
 		t.Fatalf("rebuilt database (%d bytes) differs from SQLite's checkpoint (%d bytes)", len(rebuilt), len(want))
 	}
-	if l, err := walpages.Read(path+"-wal", 0); err != nil || l.Frames != 0 {
+	if l, err := walpages.Read(path + "-wal"); err != nil || l.Frames != 0 {
 		t.Errorf("after a truncating checkpoint: %d frames, %v", l.Frames, err)
 	}
 }
@@ -104,13 +110,13 @@ func apply(t *testing.T, db []byte, l walpages.Log) []byte {
 }
 
 func TestParseRejectsAndStops(t *testing.T) {
-	if _, err := walpages.Parse(bytes.Repeat([]byte{1}, 64), 0); err == nil {
+	if _, err := walpages.Parse(bytes.Repeat([]byte{1}, 64)); err == nil {
 		t.Error("Parse accepted a file that is not a WAL")
 	}
-	if l, err := walpages.Parse(nil, 0); err != nil || l.Frames != 0 {
+	if l, err := walpages.Parse(nil); err != nil || l.Frames != 0 {
 		t.Errorf("empty log: %+v, %v", l, err)
 	}
-	if l, err := walpages.Read(filepath.Join(t.TempDir(), "missing"), 0); err != nil || l.Frames != 0 {
+	if l, err := walpages.Read(filepath.Join(t.TempDir(), "missing")); err != nil || l.Frames != 0 {
 		t.Errorf("missing log: %+v, %v", l, err)
 	}
 }
