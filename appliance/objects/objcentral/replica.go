@@ -42,10 +42,10 @@ type DB struct {
 	version  int64 // the primary's version the committed local state is at
 	pageSize int
 	held     bool
-	full     bool         // DeleteAll ran: commit every page
-	also     []hrana.Stmt // run at the primary in the next commit
+	full     bool              // DeleteAll ran: commit every page
+	also     []hrana.Stmt      // run at the primary in the next commit
 	walPos   walpages.Position // where the frames not yet committed start
-	broken   error // why the copy is stale
+	broken   error             // why the copy is stale
 	closed   bool
 	commits  atomic.Int64
 }
