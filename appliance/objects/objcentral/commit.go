@@ -105,10 +105,12 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 		stmts = append(stmts, noRows(hrana.NewStmt(pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(encodePage(page)))))
 	}
 	stmts = append(stmts, d.also...)
+	if int64(p.dbSize) < d.pages {
+		stmts = append(stmts, noRows(hrana.NewStmt(pagesTruncate, hrana.Integer(int64(p.dbSize)))))
+	}
+	advance := len(stmts)
 	stmts = append(stmts,
-		noRows(hrana.NewStmt(pagesTruncate, hrana.Integer(int64(p.dbSize)))),
 		noRows(hrana.NewStmt(replicaAdvance, hrana.Integer(next), hrana.Integer(int64(p.dbSize)), hrana.Integer(int64(p.pageSize)), hrana.Integer(d.version))),
-		noRows(hrana.NewStmt(replicaCheck, hrana.Integer(next))),
 		hrana.NewStmt(`COMMIT`),
 	)
 	commit := len(stmts) - 1
@@ -134,8 +136,13 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	if !hranaclient.StepRan(res, commit) {
 		return errors.New("commit to the primary: COMMIT did not run")
 	}
+	if r := res.StepResults[advance]; r == nil || r.AffectedRowCount != 1 {
+		// Only a holder under the epoch guard writes, so the head cannot
+		// have moved; if it did, this copy cannot be trusted.
+		return fmt.Errorf("commit to the primary: the head was not at version %d", d.version)
+	}
 	d.commits.Add(1)
-	d.version, d.pageSize, d.full, d.also = next, p.pageSize, false, nil
+	d.version, d.pages, d.pageSize, d.full, d.also = next, int64(p.dbSize), p.pageSize, false, nil
 	d.walPos = p.log.End
 	if d.walPos.Frames() >= checkpointFrames && !d.inTx.Load() {
 		cctx, cancel := context.WithTimeout(context.Background(), checkpointWait)

@@ -41,11 +41,9 @@ const (
 	pagesUpsert = `INSERT INTO _dwk_pages (pgno, version, data) VALUES (?1, ?2, ?3)
 		ON CONFLICT (pgno) DO UPDATE SET version = excluded.version, data = excluded.data`
 	pagesTruncate = `DELETE FROM _dwk_pages WHERE pgno > ?1`
-	// replicaAdvance moves the head from version ?4 to ?1; the check after
-	// it fails the push if the head was not at ?4.
+	// replicaAdvance moves the head from version ?4 to ?1; the commit
+	// checks that it changed one row.
 	replicaAdvance = `UPDATE _dwk_replica SET version = ?1, pages = ?2, page_size = ?3 WHERE k = 0 AND version = ?4`
-	replicaCheck   = `INSERT INTO _dwk_epoch (k, epoch) SELECT 0, NULL
-		WHERE NOT EXISTS (SELECT 1 FROM _dwk_replica WHERE k = 0 AND version = ?1)`
 )
 
 // head is the primary's _dwk_replica row.

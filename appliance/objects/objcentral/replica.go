@@ -40,6 +40,7 @@ type DB struct {
 	mu       sync.Mutex // guards what follows, and serialises commits
 	gen      string
 	version  int64 // the primary's version the committed local state is at
+	pages    int64 // the primary's size in pages at that version
 	pageSize int
 	held     bool
 	full     bool              // DeleteAll ran: commit every page
@@ -62,7 +63,7 @@ func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch
 	}
 	d := &DB{
 		name: name, c: c, epoch: epoch, lost: lease.Lost(), cache: ch, counters: n, local: local,
-		gen: h.gen, version: h.version, pageSize: h.pageSize,
+		gen: h.gen, version: h.version, pages: h.pages, pageSize: h.pageSize,
 	}
 	if f, ok := lease.(interface{ Fresh() bool }); ok {
 		d.fresh = f.Fresh
