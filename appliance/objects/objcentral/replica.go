@@ -81,8 +81,11 @@ func (d *DB) Epoch() int64 { return d.epoch }
 func (d *DB) Commits() int64 { return d.commits.Load() }
 
 // check fails when the replica may not serve: closed, stale, or the
-// lease is lost or no longer fresh.
-func (d *DB) check() error {
+// lease is lost. While the lease is fresh by this replica's clock the
+// copy serves without a round trip; when a renewal is late, one round
+// trip confirms that the primary still names this holder's epoch and
+// version (no other holder can have written), or fences the copy.
+func (d *DB) check(ctx context.Context) error {
 	d.mu.Lock()
 	closed, broken := d.closed, d.broken
 	d.mu.Unlock()
@@ -97,8 +100,39 @@ func (d *DB) check() error {
 		return fmt.Errorf("%w: the lease (epoch %d) was lost", objects.ErrFenced, d.epoch)
 	default:
 	}
-	if d.fresh != nil && !d.fresh() {
-		return fmt.Errorf("%w: the lease (epoch %d) is no longer fresh", objects.ErrFenced, d.epoch)
+	if d.fresh == nil || d.fresh() {
+		return nil
+	}
+	return d.confirmHolder(ctx)
+}
+
+// confirmHolder checks at the primary that this holder's epoch is the
+// stored one and that no commit happened since this copy's.
+func (d *DB) confirmHolder(ctx context.Context) error {
+	d.mu.Lock()
+	version := d.version
+	d.mu.Unlock()
+	ctx, done := d.leaseContext(ctx)
+	defer done()
+	res, err := d.c.Batch(ctx, chain(hrana.NewStmt(epochSelect), hrana.NewStmt(`SELECT version FROM _dwk_replica WHERE k = 0`)))
+	if err != nil {
+		return fmt.Errorf("confirm the lease (epoch %d) at the primary: %w", d.epoch, leaseCause(ctx, err))
+	}
+	for i := 0; i < 2; i++ {
+		if e := hranaclient.StepError(res, i); e != nil {
+			return fmt.Errorf("confirm the lease (epoch %d) at the primary: %w", d.epoch, e)
+		}
+	}
+	stored, err := epochOf(res.StepResults[0])
+	if err != nil {
+		return err
+	}
+	r := res.StepResults[1]
+	if stored != d.epoch || r == nil || len(r.Rows) != 1 || r.Rows[0][0].Int != version {
+		d.mu.Lock()
+		err := d.breakLocked(fmt.Errorf("%w: the database is held at epoch %d, not %d", objects.ErrFenced, stored, d.epoch))
+		d.mu.Unlock()
+		return err
 	}
 	return nil
 }
@@ -108,7 +142,7 @@ func (d *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Resu
 	if len(stmts) == 0 {
 		return nil, nil
 	}
-	if err := d.check(); err != nil {
+	if err := d.check(ctx); err != nil {
 		return nil, err
 	}
 	for _, q := range stmts {
@@ -128,7 +162,7 @@ func (d *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Resu
 
 // Transaction implements worker.StorageBackend.
 func (d *DB) Transaction(ctx context.Context, fn func(tx worker.SQLExecer) error) error {
-	if err := d.check(); err != nil {
+	if err := d.check(ctx); err != nil {
 		return err
 	}
 	d.inTx.Store(true)
@@ -143,7 +177,7 @@ func (d *DB) Transaction(ctx context.Context, fn func(tx worker.SQLExecer) error
 // DeleteAll implements worker.StorageBackend: the replica starts anew and
 // the next commit replaces every page at the primary.
 func (d *DB) DeleteAll(ctx context.Context) error {
-	if err := d.check(); err != nil {
+	if err := d.check(ctx); err != nil {
 		return err
 	}
 	if err := d.local.DeleteAll(ctx); err != nil {
