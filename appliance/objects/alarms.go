@@ -48,13 +48,17 @@ func (a *alarmStore) GetAlarm(ctx context.Context) (time.Time, error) {
 	return a.in.readAlarm(ctx)
 }
 
-// DeleteAlarm deletes from the object first and from the index after.
+// DeleteAlarm deletes from the object first and, once that is committed,
+// from the index.
 func (a *alarmStore) DeleteAlarm(ctx context.Context) error {
 	in := a.in
 	if _, err := in.db.Batch(ctx, []worker.D1Query{{SQL: alarmSchema}, {SQL: "DELETE FROM _dwk_alarm"}}); err != nil {
 		return err
 	}
 	in.rt.timer.disarm(in.key)
+	if err := in.confirm(ctx); err != nil {
+		return fmt.Errorf("delete alarm: %w", err)
+	}
 	if err := in.rt.cfg.Alarms.Delete(ctx, in.id); err != nil {
 		return fmt.Errorf("alarm index: %w", err)
 	}
@@ -78,10 +82,15 @@ func (in *instance) readAlarm(ctx context.Context) (time.Time, error) {
 }
 
 // syncIndex makes the index entry match the object's alarm: at (zero: none)
-// with no retries.
+// with no retries. An entry is removed only after the object's own
+// deletion of the alarm is committed (see OutputGate): otherwise a failed
+// commit would leave an alarm that no index entry leads to.
 func (in *instance) syncIndex(ctx context.Context, at time.Time) error {
 	if at.IsZero() {
 		in.rt.timer.disarm(in.key)
+		if err := in.confirm(ctx); err != nil {
+			return fmt.Errorf("commit before clearing the alarm index: %w", err)
+		}
 		return in.rt.cfg.Alarms.Delete(ctx, in.id)
 	}
 	return in.rt.putAlarm(ctx, AlarmEntry{Object: in.id, At: at})
