@@ -45,13 +45,19 @@ type cache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
 	ready   bool
+	closers sync.WaitGroup // background closes
 }
 
 type cacheEntry struct {
 	size     int64
 	lastUsed time.Time
 	inUse    bool
+	closing  chan struct{} // closed when a background close finished
 }
+
+// closeWait bounds how long an open waits for the background close of the
+// same object's copy.
+const closeWait = 30 * time.Second
 
 func newCache(dir string, maxBytes int64) *cache {
 	if maxBytes <= 0 {
@@ -128,6 +134,18 @@ func (c *cache) acquire(name string) (string, *copyMeta, error) {
 		e = &cacheEntry{}
 		c.entries[name] = e
 	}
+	if ch := e.closing; ch != nil {
+		c.mu.Unlock()
+		select {
+		case <-ch:
+		case <-time.After(closeWait):
+		}
+		c.mu.Lock()
+		if e = c.entries[name]; e == nil {
+			e = &cacheEntry{}
+			c.entries[name] = e
+		}
+	}
 	if e.inUse {
 		return "", nil, fmt.Errorf("object cache: %s is already open", name)
 	}
@@ -161,6 +179,30 @@ func (c *cache) readMeta(name string) *copyMeta {
 		return nil
 	}
 	return &m
+}
+
+// closeInBackground runs finish, which closes the copy of name and says
+// whether to keep it (see release), on a goroutine of its own; acquire of
+// the same name and close wait for it.
+func (c *cache) closeInBackground(name string, finish func() *copyMeta) {
+	done := make(chan struct{})
+	c.mu.Lock()
+	if e := c.entries[name]; e != nil {
+		e.closing = done
+	}
+	c.closers.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.closers.Done()
+		defer close(done)
+		meta := finish()
+		c.release(name, meta)
+		c.mu.Lock()
+		if e := c.entries[name]; e != nil && e.closing == done {
+			e.closing = nil
+		}
+		c.mu.Unlock()
+	}()
 }
 
 // release ends the use of name. With meta, the copy was closed cleanly
@@ -236,6 +278,7 @@ const cleanFile = "clean"
 // kept one is synced to disk and marked clean, so the next process trusts
 // the copies closed cleanly (see copyMeta).
 func (c *cache) close() error {
+	c.closers.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dir == "" || !c.ready {

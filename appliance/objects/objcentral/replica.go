@@ -257,7 +257,10 @@ func (d *DB) breakLocked(err error) error {
 
 // Close implements objects.ObjectDB. A replica whose every write reached
 // the primary is checkpointed and kept for the next time this replica
-// holds the object; any other is deleted.
+// holds the object; any other is deleted. Close returns at once: the
+// checkpoint and the file work run in the background (the cache waits
+// for them before it opens the object again or shuts down), so a drain
+// hands leases back without waiting for the disk.
 func (d *DB) Close() error {
 	d.mu.Lock()
 	if d.closed {
@@ -273,17 +276,13 @@ func (d *DB) Close() error {
 	}
 	meta := &copyMeta{Gen: d.gen, Version: d.version, PageSize: d.pageSize}
 	d.mu.Unlock()
-	if clean && !d.inTx.Load() {
-		if err := d.local.Checkpoint(context.Background()); err != nil {
-			clean = false
+	clean = clean && !d.inTx.Load()
+	d.cache.closeInBackground(d.name, func() *copyMeta {
+		// Closing the last connection checkpoints the log into the file.
+		if err := d.local.Close(); err != nil || !clean {
+			return nil
 		}
-	}
-	err := d.local.Close()
-	if err != nil || !clean {
-		meta = nil
-	}
-	if rerr := d.cache.release(d.name, meta); err == nil {
-		err = rerr
-	}
-	return err
+		return meta
+	})
+	return nil
 }
