@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/appliance/objects/objlocal"
 	"os"
 	"path/filepath"
 	"sort"
@@ -153,7 +154,7 @@ func (c *cache) acquire(name string) (string, *copyMeta, error) {
 	path := c.path(name)
 	meta := c.readMeta(name)
 	if meta == nil {
-		if err := removeFiles(path); err != nil {
+		if err := objlocal.RemoveFiles(path); err != nil {
 			e.inUse = false
 			return "", nil, fmt.Errorf("object cache: %w", err)
 		}
@@ -226,7 +227,7 @@ func (c *cache) release(name string, meta *copyMeta) error {
 	if meta == nil || err != nil {
 		delete(c.entries, name)
 		os.Remove(c.metaPath(name))
-		if rerr := removeFiles(path); err == nil {
+		if rerr := objlocal.RemoveFiles(path); err == nil {
 			err = rerr
 		}
 	} else if info, serr := os.Stat(path); serr == nil {
@@ -256,7 +257,7 @@ func (c *cache) evictLocked() {
 		total -= c.entries[name].size
 		delete(c.entries, name)
 		os.Remove(c.metaPath(name))
-		removeFiles(c.path(name))
+		objlocal.RemoveFiles(c.path(name))
 	}
 }
 
@@ -341,16 +342,4 @@ func syncDir(dir string) error {
 	}
 	defer f.Close()
 	return f.Sync()
-}
-
-// removeFiles deletes a SQLite database with its WAL and shared-memory
-// files; missing files are not an error.
-func removeFiles(path string) error {
-	var errs []error
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }

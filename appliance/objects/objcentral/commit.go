@@ -141,7 +141,6 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 		// have moved; if it did, this copy cannot be trusted.
 		return fmt.Errorf("commit to the primary: the head was not at version %d", d.version)
 	}
-	d.commits.Add(1)
 	d.version, d.pages, d.pageSize, d.full, d.also = next, int64(p.dbSize), p.pageSize, false, nil
 	d.walPos = p.log.End
 	if d.walPos.Frames() >= checkpointFrames && !d.inTx.Load() {

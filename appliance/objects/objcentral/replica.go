@@ -48,7 +48,6 @@ type DB struct {
 	walPos   walpages.Position // where the frames not yet committed start
 	broken   error             // why the copy is stale
 	closed   bool
-	commits  atomic.Int64
 }
 
 var _ objects.ObjectDB = (*DB)(nil)
@@ -76,9 +75,6 @@ func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch
 
 // Epoch is the epoch the database was opened with.
 func (d *DB) Epoch() int64 { return d.epoch }
-
-// Commits is the number of round trips that committed writes.
-func (d *DB) Commits() int64 { return d.commits.Load() }
 
 // check fails when the replica may not serve: closed, stale, or the
 // lease is lost. While the lease is fresh by this replica's clock the

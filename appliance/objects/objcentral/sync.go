@@ -11,6 +11,7 @@ import (
 	"github.com/dwk/fleet/appliance/hrana"
 	"github.com/dwk/fleet/appliance/hranaclient"
 	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/objects/objlocal"
 )
 
 // openResult is what the one round trip of an open learned.
@@ -110,12 +111,12 @@ func current(local *copyMeta, h head) bool {
 func applyPages(path string, local *copyMeta, h head, pages map[int64][]byte) error {
 	incremental := local != nil && local.Gen == h.gen && local.Version <= h.version
 	if !incremental {
-		if err := removeFiles(path); err != nil {
+		if err := objlocal.RemoveFiles(path); err != nil {
 			return err
 		}
 	}
 	if h.pages == 0 {
-		return removeFiles(path)
+		return objlocal.RemoveFiles(path)
 	}
 	if h.pageSize < 512 {
 		return fmt.Errorf("primary names page size %d", h.pageSize)

@@ -107,7 +107,7 @@ func (d *DB) DeleteAll(context.Context) error {
 		}
 		d.db = nil
 	}
-	if err := removeDBFiles(d.path); err != nil {
+	if err := RemoveFiles(d.path); err != nil {
 		return fmt.Errorf("delete all: %w", err)
 	}
 	return nil

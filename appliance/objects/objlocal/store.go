@@ -45,9 +45,9 @@ func (s *Store) Open(ctx context.Context, id worker.ObjectID, _ objects.Lease) (
 	return db, nil
 }
 
-// removeDBFiles deletes a SQLite database with its WAL and shared-memory
+// RemoveFiles deletes a SQLite database with its WAL and shared-memory
 // files; missing files are not an error.
-func removeDBFiles(path string) error {
+func RemoveFiles(path string) error {
 	var errs []error
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
