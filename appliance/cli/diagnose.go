@@ -7,13 +7,13 @@ import (
 	"io"
 	"time"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
 	"github.com/dwk/fleet/appliance/fleet/probe"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/libsqladmin"
-	"github.com/dwk/fleet/appliance/namespaces"
-	"github.com/dwk/fleet/appliance/r2/r2s3"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 func init() {
@@ -86,7 +86,7 @@ func probeConfig(ctx context.Context, c *config.Config) (probe.Config, error) {
 	}
 	ak, _ := sc.AccessKey.Resolve()
 	sk, _ := sc.SecretKey.Resolve()
-	s3c, err := r2s3.NewClient(ctx, r2s3.Config{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sc.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: sc.PathStyle})
+	s3c, err := r2central.NewClient(ctx, r2central.Config{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sc.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: sc.PathStyle})
 	if err != nil {
 		return probe.Config{}, fmt.Errorf("storage.s3: %w", err)
 	}

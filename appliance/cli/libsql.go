@@ -14,8 +14,8 @@ import (
 
 	"github.com/dustin/go-humanize"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
 	"github.com/dwk/fleet/appliance/libsql"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 func init() {

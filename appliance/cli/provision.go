@@ -11,15 +11,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 	"github.com/dwk/fleet/appliance/fleet/markerstore"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/libsqladmin"
-	"github.com/dwk/fleet/appliance/marker"
-	"github.com/dwk/fleet/appliance/namespaces"
-	"github.com/dwk/fleet/appliance/r2/r2s3"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 func init() {
@@ -88,7 +88,7 @@ func provision(ctx context.Context, c *config.Config, createBucket bool, out io.
 	sc := c.Storage.S3
 	ak, _ := sc.AccessKey.Resolve()
 	sk, _ := sc.SecretKey.Resolve()
-	s3c, err := r2s3.NewClient(ctx, r2s3.Config{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sc.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: sc.PathStyle})
+	s3c, err := r2central.NewClient(ctx, r2central.Config{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sc.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: sc.PathStyle})
 	if err != nil {
 		return err
 	}

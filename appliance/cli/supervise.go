@@ -9,7 +9,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/dwk/fleet/appliance/supervisor"
+	"github.com/dwk/fleet/appliance/process/supervisor"
 )
 
 func init() {

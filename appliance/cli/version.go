@@ -5,7 +5,7 @@ import (
 	"io"
 	"runtime"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 func runVersion(_ []string, stdout, _ io.Writer) int {

@@ -6,13 +6,20 @@ import (
 
 // Defaults of the fields whose zero value means "default".
 const (
-	DefaultFleetName       = "local"
-	DefaultPublic          = "127.0.0.1:8787"
-	DefaultInternal        = "127.0.0.1:8788"
-	DefaultDataDir         = "./dwk-data"
-	DefaultRegion          = "us-east-1"
-	DefaultDrainTimeout    = 30 * time.Second
-	DefaultLeaseTTL        = 10 * time.Second
+	DefaultFleetName    = "local"
+	DefaultPublic       = "127.0.0.1:8787"
+	DefaultInternal     = "127.0.0.1:8788"
+	DefaultDataDir      = "./dwk-data"
+	DefaultRegion       = "us-east-1"
+	DefaultDrainTimeout = 30 * time.Second
+	// DefaultLeaseTTL is the object lease TTL, and the life of a member
+	// record after each heartbeat: the one home of this default (the
+	// lease and membership packages, the provider and the Terraform
+	// modules all derive theirs from it).
+	DefaultLeaseTTL = 10 * time.Second
+	// MinLeaseTTL is the shortest lease.ttl accepted: shorter leases would
+	// be lost to ordinary round-trip jitter.
+	MinLeaseTTL            = time.Second
 	DefaultMaxBatchSize    = 10
 	DefaultMaxBatchTimeout = 5 * time.Second
 	DefaultMaxRetries      = 3

@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
-	"time"
 )
 
 // Registry tells Validate which workers and object classes the binary has.
@@ -38,8 +37,8 @@ func (c *Config) Validate(reg Registry) error {
 	if c.Drain.Timeout.D() <= 0 {
 		ps.add("drain.timeout", "must be positive")
 	}
-	if c.Lease.TTL.D() < time.Second {
-		ps.add("lease.ttl", "must be at least 1s")
+	if c.Lease.TTL.D() < MinLeaseTTL {
+		ps.add("lease.ttl", "must be at least %s", MinLeaseTTL)
 	}
 	if _, err := c.Admin.Token.Resolve(); err != nil {
 		ps.add("admin.token", "%v", err)

@@ -1,14 +1,18 @@
-// Package fleet is the home of a central-mode fleet's lifecycle building
-// blocks; each lives in a subpackage with one job:
+// Package fleet groups what the replicas of a central-mode fleet use to
+// work together; each subpackage has one job:
 //
-//   - membership: every replica heartbeats a member record (state and
-//     addresses) into the coordination KV; a View caches the ready members
-//     for the load balancer and object placement.
-//   - markerstore: reads, writes and deletes the mode marker in both central
-//     stores (the coordination KV and the fleet's S3 bucket).
-//   - probe: the start-up probes a central-mode replica runs before it
-//     serves, and the report `dwk diagnose` prints.
+//   - coord: the coordination KV, one libSQL database every replica shares.
+//   - lease: fenced per-object leases on the coordination KV.
+//   - membership: member records (state and addresses) and the cached view
+//     of ready members that the front door and placement read.
+//   - objectid: object ids and their placement over member ids.
+//   - marker, markerstore: the mode marker and its copies in both central
+//     stores.
+//   - probe: the start-up probes and the report `dwk diagnose` prints.
+//   - namespaces: the names of a fleet's libSQL databases.
+//   - internalauth: authentication of calls between replicas.
+//   - protocol: the contract between the front door and the app server.
 //
-// Queues (queue/queuecentral) and cron tick leases (cron/cronlease) are the
-// central-mode backends of their own packages.
+// Queues (bindings/queue/queuecentral) and cron tick leases
+// (bindings/cron/cronlease) are the central-mode backends of their bindings.
 package fleet

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // AdminHandler returns sqld's admin API for namespaces:

@@ -3,7 +3,7 @@ package libsql
 import (
 	"errors"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // batch runs a batch and collects every step's result or error. Stored

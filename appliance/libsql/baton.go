@@ -7,7 +7,7 @@ import (
 	"encoding/binary"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // batonCodec signs and checks batons. A baton is base64 (standard, no

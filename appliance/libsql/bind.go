@@ -3,7 +3,7 @@ package libsql
 import (
 	"strconv"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/sqlite"
 )
 

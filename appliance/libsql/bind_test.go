@@ -3,7 +3,7 @@ package libsql
 import (
 	"testing"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 func TestBindArgs(t *testing.T) {

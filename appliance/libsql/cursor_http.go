@@ -8,7 +8,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // handleCursor serves POST /v3/cursor: the response is a line of JSON with

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 func TestHTTPCursor(t *testing.T) {

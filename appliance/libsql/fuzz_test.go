@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // FuzzPipeline drives arbitrary bodies through the pipeline endpoints of a

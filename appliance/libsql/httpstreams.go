@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // httpStreams is the registry of Hrana-over-HTTP streams, addressed by

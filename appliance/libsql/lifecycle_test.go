@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/sqlite"
 )
 

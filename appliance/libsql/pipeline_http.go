@@ -6,7 +6,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // handlePipeline serves POST /v2/pipeline and /v3/pipeline.

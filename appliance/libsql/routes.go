@@ -3,7 +3,7 @@ package libsql
 import (
 	"net/http"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // Handler returns the user API: Hrana over HTTP (/v2, /v3) and WebSocket

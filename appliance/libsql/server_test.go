@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // startServer opens a server on loopback ports in a temporary directory

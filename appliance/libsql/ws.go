@@ -10,7 +10,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 func isWebSocketUpgrade(r *http.Request) bool { return websocket.IsWebSocketUpgrade(r) }

@@ -1,7 +1,7 @@
 package libsql
 
 import (
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // dispatch handles one validated request (reader only). Session-level

@@ -3,7 +3,7 @@ package libsql
 import (
 	"context"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // wsStream is a WebSocket stream: a worker goroutine that runs the

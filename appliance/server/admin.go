@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
-	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 // StatusReport is what GET /admin/status returns, and what `dwk status`

@@ -9,10 +9,10 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/dwk/fleet/appliance/bindings/cron"
+	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/cron"
-	"github.com/dwk/fleet/appliance/metrics"
-	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -9,25 +9,25 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/bindings/cron/cronlease"
+	"github.com/dwk/fleet/appliance/bindings/d1/d1central"
+	"github.com/dwk/fleet/appliance/bindings/kv/kvcentral"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
+	"github.com/dwk/fleet/appliance/bindings/queue/queuecentral"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/cron/cronlease"
-	"github.com/dwk/fleet/appliance/d1/d1libsql"
-	"github.com/dwk/fleet/appliance/datadir"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/internalauth"
+	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/fleet/membership"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
 	"github.com/dwk/fleet/appliance/fleet/probe"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/internalauth"
-	"github.com/dwk/fleet/appliance/kv/kvcentral"
-	"github.com/dwk/fleet/appliance/lease"
-	"github.com/dwk/fleet/appliance/libsqladmin"
-	"github.com/dwk/fleet/appliance/metrics"
-	"github.com/dwk/fleet/appliance/namespaces"
-	"github.com/dwk/fleet/appliance/objects"
-	"github.com/dwk/fleet/appliance/objects/objcentral"
-	"github.com/dwk/fleet/appliance/queue/queuecentral"
-	"github.com/dwk/fleet/appliance/r2/r2s3"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
+	"github.com/dwk/fleet/appliance/process/datadir"
+	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -73,7 +73,7 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 		}
 	}
 	s3cfg := s3Config(cfg.Storage.S3)
-	s3client, err := r2s3.NewClient(ctx, s3cfg)
+	s3client, err := r2central.NewClient(ctx, s3cfg)
 	if err != nil {
 		return nil, fmt.Errorf("storage.s3: %w", err)
 	}
@@ -125,7 +125,7 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 	st := &centralStores{
 		cfg: cfg, metrics: m, log: log, token: token, admin: admin, coord: f.coord,
 		s3: s3client, s3cfg: s3cfg, broker: f.broker, objects: f.objects,
-		d1: map[string]*d1libsql.DB{}, r2: map[string]*r2s3.Bucket{}, kv: map[string]*kvcentral.Namespace{},
+		d1: map[string]*d1central.DB{}, r2: map[string]*r2central.Bucket{}, kv: map[string]*kvcentral.Namespace{},
 	}
 	a, err = assemble(cfg, st, envs, m, claimer, log)
 	for _, c := range st.closers {
@@ -302,8 +302,8 @@ func (f *centralFleet) close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-func s3Config(s *config.S3) r2s3.Config {
+func s3Config(s *config.S3) r2central.Config {
 	ak, _ := s.AccessKey.Resolve()
 	sk, _ := s.SecretKey.Resolve()
-	return r2s3.Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: s.PathStyle}
+	return r2central.Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: s.PathStyle}
 }

@@ -9,15 +9,15 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/dwk/fleet/appliance/bindings/d1/d1central"
+	"github.com/dwk/fleet/appliance/bindings/kv/kvcentral"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/d1/d1libsql"
-	"github.com/dwk/fleet/appliance/kv/kvcentral"
-	"github.com/dwk/fleet/appliance/libsqladmin"
-	"github.com/dwk/fleet/appliance/metrics"
-	"github.com/dwk/fleet/appliance/namespaces"
-	"github.com/dwk/fleet/appliance/queue"
-	"github.com/dwk/fleet/appliance/r2/r2s3"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -32,13 +32,13 @@ type centralStores struct {
 	admin   *libsqladmin.Client
 	coord   *coord.Store
 	s3      *s3.Client
-	s3cfg   r2s3.Config
+	s3cfg   r2central.Config
 	broker  queue.Broker
 	objects ObjectNamespaces
 
 	mu      sync.Mutex
-	d1      map[string]*d1libsql.DB
-	r2      map[string]*r2s3.Bucket
+	d1      map[string]*d1central.DB
+	r2      map[string]*r2central.Bucket
 	kv      map[string]*kvcentral.Namespace
 	closers []io.Closer
 }
@@ -51,7 +51,7 @@ func (s *centralStores) D1(name string) (worker.D1Backend, error) {
 	if db, ok := s.d1[name]; ok {
 		return db, nil
 	}
-	db, err := d1libsql.Open(d1libsql.Config{
+	db, err := d1central.Open(d1central.Config{
 		URL:       s.cfg.Storage.LibSQL.URL,
 		AuthToken: s.token,
 		Namespace: namespaces.D1(s.cfg.Fleet.Name, name),
@@ -79,7 +79,7 @@ func (s *centralStores) R2(name string) (worker.R2Bucket, error) {
 	}
 	c := s.s3cfg
 	c.KeyPrefix = "r2/" + name + "/"
-	b, err := r2s3.New(s.s3, c, r2s3.Options{})
+	b, err := r2central.New(s.s3, c, r2central.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("r2 bucket %s: %w", name, err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dwk/fleet/appliance/metrics"
+	"github.com/dwk/fleet/appliance/process/metrics"
 )
 
 // instrument counts and times each request by worker. The writer it passes

@@ -8,15 +8,15 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/dwk/fleet/appliance/bindings/cron"
+	"github.com/dwk/fleet/appliance/bindings/d1/d1local"
+	"github.com/dwk/fleet/appliance/bindings/kv/kvlocal"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue/queuelocal"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2local"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/cron"
-	"github.com/dwk/fleet/appliance/d1/d1local"
-	"github.com/dwk/fleet/appliance/datadir"
-	"github.com/dwk/fleet/appliance/kv/kvlocal"
-	"github.com/dwk/fleet/appliance/metrics"
-	"github.com/dwk/fleet/appliance/queue"
-	"github.com/dwk/fleet/appliance/queue/queuelocal"
-	"github.com/dwk/fleet/appliance/r2/r2local"
+	"github.com/dwk/fleet/appliance/process/datadir"
+	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -6,10 +6,10 @@ import (
 	"log/slog"
 	"path/filepath"
 
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/datadir"
-	"github.com/dwk/fleet/appliance/objects"
-	"github.com/dwk/fleet/appliance/objects/objlocal"
+	"github.com/dwk/fleet/appliance/process/datadir"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

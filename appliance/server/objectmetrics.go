@@ -3,8 +3,8 @@ package server
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dwk/fleet/appliance/metrics"
-	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
+	"github.com/dwk/fleet/appliance/process/metrics"
 )
 
 // objectStoreMetrics exports what the local object replicas do: how opens

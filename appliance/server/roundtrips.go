@@ -9,8 +9,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // RoundTripsHeader reports the libSQL round trips a request cost. A client

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // TestTallyRoundTrips: the round trips a handler makes under its request's

@@ -16,11 +16,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/metrics"
-	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/appliance/fleet/protocol"
+	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/caddy/frontdoor"
-	"github.com/dwk/fleet/caddy/protocol"
 )
 
 // State is a replica's lifecycle state.
@@ -304,7 +304,7 @@ func (s *Server) drain(app *app, public *http.Server, fd *frontdoor.FrontDoor, i
 }
 
 // retryWhenDraining answers requests from the front door with a retry
-// answer (503 + X-Dwk-Retry: 1, package caddy/protocol) once the replica
+// answer (503 + X-Dwk-Retry: 1, package appliance/fleet/protocol) once the replica
 // drains, before reading them, so the front door replays them on a ready
 // replica. Forwarded object calls (objcentral.InternalPrefix) are served
 // until the leases are handed back.

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 )
 
 func timerKey(n byte) objKey { return objKey{ns: "C", id: objectid.ID{n}} }

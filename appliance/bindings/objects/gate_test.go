@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/objects"
-	"github.com/dwk/fleet/appliance/objects/objlocal"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

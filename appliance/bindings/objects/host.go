@@ -8,8 +8,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/appliance/worker"
-	"github.com/dwk/fleet/caddy/protocol"
 )
 
 var _ worker.ObjectHost = (*instance)(nil)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects"
 )
 
 // TestReleaseHandsObjectBack stops a running object and releases its

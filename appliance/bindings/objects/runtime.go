@@ -8,7 +8,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

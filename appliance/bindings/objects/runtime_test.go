@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

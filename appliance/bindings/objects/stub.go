@@ -9,8 +9,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/appliance/worker"
-	"github.com/dwk/fleet/caddy/protocol"
 )
 
 // stub addresses one object through the runtime.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 )
 
 // Atomic is an atomic operation under construction: checks that must all

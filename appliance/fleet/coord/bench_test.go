@@ -6,13 +6,13 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 )
 
 // Benchmarks against a real dwk libsql on loopback (or the server named by
 // DWK_TEST_LIBSQL_URL):
 //
-//	go test -run '^$' -bench . -benchtime 2s ./appliance/coord
+//	go test -run '^$' -bench . -benchtime 2s ./appliance/fleet/coord
 //
 // Each reports round-trips/op from the client's counter and ops/s.
 

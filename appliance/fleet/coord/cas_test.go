@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 )
 
 // TestConcurrentCAS has contenders increment one counter by

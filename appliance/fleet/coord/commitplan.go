@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // commitPlan is the Hrana batch of one atomic operation and the indexes

@@ -71,6 +71,6 @@
 //	("mode")                         the mode marker (fleet/markerstore)
 //	("diagnose", "cas", random)      dwk diagnose scratch keys, deleted, expire in 1m (fleet/probe)
 //
-// appliance/lease/coordsql.go writes coord_kv directly (per-lease renew and
+// appliance/fleet/lease/coordsql.go writes coord_kv directly (per-lease renew and
 // release in one round trip); change it with any layout change.
 package coord

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // Limits, as in Deno KV where it has them.

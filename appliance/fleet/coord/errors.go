@@ -3,7 +3,7 @@ package coord
 import (
 	"errors"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // Sentinel errors. Test with errors.Is.

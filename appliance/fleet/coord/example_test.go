@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // A compare-and-swap loop: read, check the versionstamp just read, write.

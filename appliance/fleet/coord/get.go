@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // Get returns the entry of key; a missing or expired key yields an Entry

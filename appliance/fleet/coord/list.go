@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // List limits.

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 )
 
 // mixedKeys are keys of every part type under the prefix ("p").

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // SchemaVersion is the table layout this package writes and reads. Open

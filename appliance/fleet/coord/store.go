@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // NamespaceFor is the conventional name of a fleet's coordination

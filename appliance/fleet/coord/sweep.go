@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // sweepBatch bounds one DELETE so that a backlog of expired keys never

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 )
 
 // Watch polls keys every interval (default 1s, at least 10ms) and sends

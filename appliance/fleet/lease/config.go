@@ -3,23 +3,23 @@ package lease
 import (
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/appliance/config"
 	"log/slog"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/metrics"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/process/metrics"
 )
 
 // Defaults and limits of Config.
 const (
 	// DefaultTTL is the lease TTL when Config.TTL is zero.
-	DefaultTTL = 10 * time.Second
+	DefaultTTL = config.DefaultLeaseTTL
 	// DefaultLookupCacheTTL is how long Lookup answers are cached when
 	// Config.LookupCacheTTL is zero.
 	DefaultLookupCacheTTL = time.Second
-	// MinTTL is the shortest TTL Validate accepts: shorter leases would
-	// be lost to ordinary round-trip jitter.
-	MinTTL = 100 * time.Millisecond
+	// MinTTL is the shortest TTL Validate accepts.
+	MinTTL = config.MinLeaseTTL
 )
 
 // Config configures a Manager. Zero optional fields select their default.

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // Renewal and release need per-lease outcomes in one round trip, which
 // coord's all-or-nothing Atomic cannot give, so they are written here as
 // statements on coord's tables. They follow coord's layout and rules
-// exactly (appliance/coord/doc.go "Table layout", sql.go, commitplan.go):
+// exactly (appliance/fleet/coord/doc.go "Table layout", sql.go, commitplan.go):
 //
 //   - coord_kv(key BLOB, value, versionstamp, expires_at ms by the server's
 //     clock), coord_meta(id = 1, versionstamp);

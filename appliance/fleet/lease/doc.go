@@ -37,7 +37,7 @@
 //
 // The renew and release batches write coord's table directly (coordsql.go)
 // because coord's atomic operations are all-or-nothing; they follow coord's
-// layout and versionstamp rules (see appliance/coord/doc.go).
+// layout and versionstamp rules (see appliance/fleet/coord/doc.go).
 //
 // # Lookups
 //

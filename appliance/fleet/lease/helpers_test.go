@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 )
 
 // Record is the value of a lease key.

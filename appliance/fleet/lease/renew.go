@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // renewLoop renews every held lease each RenewInterval and marks leases

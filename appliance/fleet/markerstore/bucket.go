@@ -10,7 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/appliance/marker"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 )
 
 // maxObjectSize bounds the marker object read; a marker is a few hundred

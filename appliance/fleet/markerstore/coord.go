@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/marker"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 )
 
 // Key is the coordination key of the marker: ("mode").

@@ -8,9 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/appliance/fleet/internal/storetest"
-	"github.com/dwk/fleet/appliance/marker"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/storetest"
 )
 
 func TestWriteReadDelete(t *testing.T) {

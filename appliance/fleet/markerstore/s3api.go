@@ -7,7 +7,7 @@ import (
 )
 
 // S3API is the part of the S3 API the marker needs. *s3.Client (from
-// r2s3.NewClient) implements it; tests may use a hand-written fake.
+// r2central.NewClient) implements it; tests may use a hand-written fake.
 type S3API interface {
 	HeadBucket(ctx context.Context, in *s3.HeadBucketInput, optFns ...func(*s3.Options)) (*s3.HeadBucketOutput, error)
 	GetObject(ctx context.Context, in *s3.GetObjectInput, optFns ...func(*s3.Options)) (*s3.GetObjectOutput, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/appliance/config"
 	"log/slog"
 	"sync"
 	"time"
@@ -11,7 +12,9 @@ import (
 
 // Heartbeat defaults.
 const (
-	DefaultTTL = 10 * time.Second
+	// DefaultTTL is how long a member record lives after each write: as
+	// long as an object lease.
+	DefaultTTL = config.DefaultLeaseTTL
 )
 
 // HeartbeatOptions tune a Heartbeat. The zero value is the default.

@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord"
 )
 
 // Recorder writes one replica's record. Heartbeat uses it; Registry

@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/fleet/internal/storetest"
+	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/storetest"
 )
 
 // openStore returns a coordination store on a new namespace of a real

@@ -8,7 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 
-	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord"
 )
 
 // MaxLen is the longest namespace name.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dwk/fleet/appliance/fleet/marker"
 	"github.com/dwk/fleet/appliance/fleet/markerstore"
-	"github.com/dwk/fleet/appliance/marker"
 )
 
 // checkBucket requires the bucket to exist and be usable.

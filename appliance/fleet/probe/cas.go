@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/marker"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 )
 
 // casTTL bounds how long a scratch key outlives a diagnose run that died

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/marker"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 )
 
 // clockSamples is how many times the server's clock is read; the sample

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
 	"github.com/dwk/fleet/appliance/fleet/markerstore"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 // Defaults of Config.
@@ -41,7 +41,7 @@ type Config struct {
 	// words "storage.libsql.admin_url".
 	AdminURL string
 
-	// S3 reaches the fleet's bucket (r2s3.NewClient). Required.
+	// S3 reaches the fleet's bucket (r2central.NewClient). Required.
 	S3 markerstore.S3API
 	// Bucket is storage.s3.bucket. Required.
 	Bucket string

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord"
 )
 
 // step is one check: what it needs to have passed before it, and what it

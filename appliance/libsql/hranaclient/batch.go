@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // Batch runs steps on a fresh stream and closes it, in exactly one HTTP

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // Tests against fake servers: failure classification and retry rules that a

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // Stream is an interactive Hrana stream: a server-side connection that

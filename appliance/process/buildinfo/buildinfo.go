@@ -8,7 +8,7 @@ import (
 )
 
 // version is set at link time with
-// -ldflags "-X github.com/dwk/fleet/appliance/buildinfo.version=v1.2.3".
+// -ldflags "-X github.com/dwk/fleet/appliance/process/buildinfo.version=v1.2.3".
 var version string
 
 // SchemaVersion is the newest layout of the central stores this binary reads

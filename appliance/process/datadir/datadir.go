@@ -17,7 +17,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 // File names inside a data directory.

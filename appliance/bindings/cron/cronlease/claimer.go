@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/cron"
+	"github.com/dwk/fleet/appliance/bindings/cron"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 )
 
 // DefaultTTL is how long a tick lease lives.

@@ -1,12 +1,12 @@
-package d1libsql
+package d1central
 
 import (
 	"context"
 	"errors"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // send runs one request of op with the D1 policy around the Hrana client:

@@ -1,4 +1,4 @@
-package d1libsql
+package d1central
 
 import (
 	"context"
@@ -119,11 +119,11 @@ const maxNamespaceLen = 63
 // meet in one database.
 func NamespaceFor(prefix, database string) (string, error) {
 	if database == "" {
-		return "", errors.New("d1libsql: empty D1 database name")
+		return "", errors.New("d1central: empty D1 database name")
 	}
 	ns := prefix + "d1-" + database
 	if err := validateNamespace(ns); err != nil {
-		return "", fmt.Errorf("d1libsql: D1 database %q: %w", database, err)
+		return "", fmt.Errorf("d1central: D1 database %q: %w", database, err)
 	}
 	return ns, nil
 }

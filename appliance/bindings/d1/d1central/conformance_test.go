@@ -1,9 +1,9 @@
-package d1libsql
+package d1central
 
 import (
 	"testing"
 
-	"github.com/dwk/fleet/appliance/d1/d1test"
+	"github.com/dwk/fleet/appliance/bindings/d1/d1test"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

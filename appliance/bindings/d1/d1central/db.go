@@ -1,4 +1,4 @@
-package d1libsql
+package d1central
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -35,7 +35,7 @@ var _ worker.D1Backend = (*DB)(nil)
 // call. The caller closes the DB.
 func Open(cfg Config) (*DB, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("d1libsql: config: %w", err)
+		return nil, fmt.Errorf("d1central: config: %w", err)
 	}
 	cfg = cfg.withDefaults()
 	db := &DB{cfg: cfg}
@@ -53,7 +53,7 @@ func Open(cfg Config) (*DB, error) {
 		OnRoundTrip: cfg.OnRoundTrip,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("d1libsql: %w", err)
+		return nil, fmt.Errorf("d1central: %w", err)
 	}
 	db.client = client
 	return db, nil

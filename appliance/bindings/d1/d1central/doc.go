@@ -1,4 +1,4 @@
-// Package d1libsql is the central-mode D1 backend: each D1 database is
+// Package d1central is the central-mode D1 backend: each D1 database is
 // one libSQL database (a sqld namespace, named by NamespaceFor, e.g.
 // "prod-d1-chat") on sqld, Turso or dwk libsql, reached over Hrana 3 on
 // HTTP. It passes the same conformance suite (package d1test) as d1local.
@@ -41,8 +41,8 @@
 //     lost request reached the server.
 //
 // So the D1 path speaks the same protocol (Hrana 3 pipelines, which
-// libsql-client-go's HTTP transport also uses) through appliance/hranaclient,
-// with the wire types of appliance/hrana. libsql-client-go stays the
+// libsql-client-go's HTTP transport also uses) through appliance/libsql/hranaclient,
+// with the wire types of appliance/libsql/hrana. libsql-client-go stays the
 // client for general SQL on the same databases, where the points above do
 // not matter: SQLConnector opens a D1 database's namespace through it
 // (tools, migrations, inspection), and the bundled server's conformance
@@ -91,4 +91,4 @@
 // would have committed. An ended context stops the call at once; the
 // server sees the connection close and interrupts the statement, and the
 // batch's stream is rolled back.
-package d1libsql
+package d1central

@@ -1,10 +1,10 @@
-package d1libsql
+package d1central
 
 import (
 	"errors"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // Sentinels callers branch on with errors.Is. ErrUnavailable and
@@ -21,7 +21,7 @@ var (
 	// (read back) before repeating a write that is not idempotent.
 	ErrOutcomeUnknown = hranaclient.ErrOutcomeUnknown
 	// ErrClosed is returned by every call on a closed DB.
-	ErrClosed = errors.New("d1libsql: database closed")
+	ErrClosed = errors.New("d1central: database closed")
 )
 
 // StoreError is a failed exchange with the libSQL server, as opposed to a
@@ -41,7 +41,7 @@ type StoreError struct {
 
 // Error names the operation and the namespace, then the cause.
 func (e *StoreError) Error() string {
-	return fmt.Sprintf("d1libsql: %s on namespace %q: %v", e.Op, e.Namespace, e.Err)
+	return fmt.Sprintf("d1central: %s on namespace %q: %v", e.Op, e.Namespace, e.Err)
 }
 
 // Unwrap returns the cause.

@@ -1,13 +1,13 @@
-package d1libsql
+package d1central
 
 import (
 	"context"
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/d1"
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/bindings/d1"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -1,4 +1,4 @@
-package d1libsql
+package d1central
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 

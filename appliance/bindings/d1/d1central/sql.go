@@ -1,4 +1,4 @@
-package d1libsql
+package d1central
 
 import (
 	"database/sql/driver"
@@ -19,7 +19,7 @@ import (
 // AuthToken and Namespace of cfg are used.
 func SQLConnector(cfg Config) (driver.Connector, error) {
 	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("d1libsql: config: %w", err)
+		return nil, fmt.Errorf("d1central: config: %w", err)
 	}
 	var opts []libsql.Option
 	if cfg.AuthToken != "" {
@@ -30,7 +30,7 @@ func SQLConnector(cfg Config) (driver.Connector, error) {
 	}
 	c, err := libsql.NewConnector(cfg.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("d1libsql: libsql-client-go connector for %s: %w", cfg.URL, err)
+		return nil, fmt.Errorf("d1central: libsql-client-go connector for %s: %w", cfg.URL, err)
 	}
 	return c, nil
 }

@@ -1,4 +1,4 @@
-package d1libsql
+package d1central
 
 import (
 	"database/sql"

@@ -1,11 +1,11 @@
-package d1libsql
+package d1central
 
 import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/d1"
-	"github.com/dwk/fleet/appliance/hrana"
+	"github.com/dwk/fleet/appliance/bindings/d1"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

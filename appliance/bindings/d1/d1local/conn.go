@@ -8,7 +8,7 @@ import (
 	"zombiezen.com/go/sqlite"
 	"zombiezen.com/go/sqlite/sqlitex"
 
-	"github.com/dwk/fleet/appliance/d1"
+	"github.com/dwk/fleet/appliance/bindings/d1"
 )
 
 // conn is one SQLite connection with its statement cache. One call uses it
@@ -19,7 +19,7 @@ type conn struct {
 	names columnNames
 }
 
-// openConn opens path with the settings of appliance/sqlitedb: WAL,
+// openConn opens path with the settings of appliance/process/sqlitedb: WAL,
 // synchronous FULL, a busy timeout and foreign keys on. A reader also gets
 // query_only, so a statement wrongly taken for a read fails instead of
 // writing outside the writer's serialisation.

@@ -11,7 +11,7 @@
 // last_insert_rowid()) is therefore not shared between writes and reads;
 // D1 promises none either.
 // Every connection uses the journal mode, synchronous level, busy timeout and
-// foreign-key setting of appliance/sqlitedb.
+// foreign-key setting of appliance/process/sqlitedb.
 //
 // Meta: Changes and LastRowID are SQLite's sqlite3_changes and
 // sqlite3_last_insert_rowid, reported only for statements that changed rows.
@@ -27,7 +27,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dwk/fleet/appliance/d1"
+	"github.com/dwk/fleet/appliance/bindings/d1"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -38,7 +38,7 @@ const (
 	// stmtCacheSize bounds the prepared statements kept per connection.
 	stmtCacheSize = 128
 	// busyTimeout is how long a connection waits for a lock another process
-	// holds, as in appliance/sqlitedb.
+	// holds, as in appliance/process/sqlitedb.
 	busyTimeout = 5 * time.Second
 )
 

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/d1/d1test"
+	"github.com/dwk/fleet/appliance/bindings/d1/d1test"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

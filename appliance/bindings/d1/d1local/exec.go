@@ -6,7 +6,7 @@ import (
 
 	"zombiezen.com/go/sqlite"
 
-	"github.com/dwk/fleet/appliance/d1"
+	"github.com/dwk/fleet/appliance/bindings/d1"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -11,7 +11,7 @@ import (
 
 // Workers KV throughput in central mode against a real dwk libsql:
 //
-//	go test -run '^$' -bench . ./appliance/kv/kvcentral
+//	go test -run '^$' -bench . ./appliance/bindings/kv/kvcentral
 
 func BenchmarkPutParallel(b *testing.B) {
 	s := openStore(b, libsqlserver.Start(b))

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/kv"
-	"github.com/dwk/fleet/appliance/kv/kvtest"
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/bindings/kv"
+	"github.com/dwk/fleet/appliance/bindings/kv/kvtest"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
 )

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/kv"
+	"github.com/dwk/fleet/appliance/bindings/kv"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

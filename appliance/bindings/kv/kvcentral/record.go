@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/kv"
+	"github.com/dwk/fleet/appliance/bindings/kv"
 )
 
 // A record is the stored form of one key:

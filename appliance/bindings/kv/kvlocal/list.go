@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dwk/fleet/appliance/kv"
+	"github.com/dwk/fleet/appliance/bindings/kv"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/kv/kvtest"
+	"github.com/dwk/fleet/appliance/bindings/kv/kvtest"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

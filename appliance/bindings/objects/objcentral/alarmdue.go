@@ -8,11 +8,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/lease"
-	"github.com/dwk/fleet/appliance/objectid"
-	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/lease"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

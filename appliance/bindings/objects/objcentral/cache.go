@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/dwk/fleet/appliance/objects/objlocal"
+	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
 	"os"
 	"path/filepath"
 	"sort"

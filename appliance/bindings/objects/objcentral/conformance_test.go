@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/objects/objcentral"
-	"github.com/dwk/fleet/appliance/objects/objtest"
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
+	"github.com/dwk/fleet/appliance/bindings/objects/objtest"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
 )

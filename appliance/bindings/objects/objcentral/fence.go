@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // The epoch of an object's current holder lives in the reserved table

@@ -14,8 +14,8 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/dwk/fleet/appliance/internalauth"
-	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
+	"github.com/dwk/fleet/appliance/fleet/internalauth"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
 )

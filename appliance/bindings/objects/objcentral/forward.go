@@ -11,11 +11,11 @@ import (
 	"net/http/httputil"
 	"strconv"
 
-	"github.com/dwk/fleet/appliance/internalauth"
-	"github.com/dwk/fleet/appliance/metrics"
-	"github.com/dwk/fleet/appliance/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/fleet/internalauth"
+	"github.com/dwk/fleet/appliance/fleet/protocol"
+	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
-	"github.com/dwk/fleet/caddy/protocol"
 )
 
 // ForwarderConfig configures a Forwarder.

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dwk/fleet/appliance/internalauth"
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/internalauth"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/libsql"
-	"github.com/dwk/fleet/appliance/libsqladmin"
-	"github.com/dwk/fleet/appliance/objectid"
-	"github.com/dwk/fleet/appliance/objects"
-	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
 )

@@ -8,10 +8,10 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/objects"
-	"github.com/dwk/fleet/appliance/objects/objlocal"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // openResult is what the one round trip of an open learned.

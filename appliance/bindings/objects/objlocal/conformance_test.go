@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/objects"
-	"github.com/dwk/fleet/appliance/objects/objlocal"
-	"github.com/dwk/fleet/appliance/objects/objtest"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
+	"github.com/dwk/fleet/appliance/bindings/objects/objtest"
 )
 
 // openLocal opens a local-mode runtime over dataDir, as the server does.

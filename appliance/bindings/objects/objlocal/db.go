@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dwk/fleet/appliance/objects"
-	"github.com/dwk/fleet/appliance/sqlitedb"
+	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/sqlitedb"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 )
 
 // OpenFile opens the object database file at path with opts (one

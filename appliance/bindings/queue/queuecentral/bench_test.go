@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/queue"
-	"github.com/dwk/fleet/appliance/queue/queuelocal"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue/queuelocal"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -24,7 +24,7 @@ import (
 // (SQLite file, no network) runs beside the central one (libSQL over
 // loopback HTTP) as the baseline. Run it with a fixed count, e.g.
 //
-//	go test -run '^$' -bench EndToEnd -benchtime 20000x ./appliance/queue/queuecentral
+//	go test -run '^$' -bench EndToEnd -benchtime 20000x ./appliance/bindings/queue/queuecentral
 func BenchmarkEndToEnd(b *testing.B) {
 	db := newQueueDB(b)
 	path := filepath.Join(b.TempDir(), "queues.db")

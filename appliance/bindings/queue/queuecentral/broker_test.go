@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

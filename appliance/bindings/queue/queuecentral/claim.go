@@ -6,8 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // claimSQL leases up to ?2 visible messages of queue ?1 for ?3 ms, with

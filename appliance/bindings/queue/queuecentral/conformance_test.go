@@ -3,8 +3,8 @@ package queuecentral
 import (
 	"testing"
 
-	"github.com/dwk/fleet/appliance/queue"
-	"github.com/dwk/fleet/appliance/queue/queuetest"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue/queuetest"
 )
 
 // TestConformance runs the queue suite unchanged against a real libSQL

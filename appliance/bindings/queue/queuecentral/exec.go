@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // execute runs one statement in one round trip. A statement that failed

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 

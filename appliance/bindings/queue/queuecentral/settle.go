@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/hrana"
-	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
 // Settle applies settlements of deliveries from q atomically, in one round

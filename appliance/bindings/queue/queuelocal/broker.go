@@ -19,8 +19,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dwk/fleet/appliance/queue"
-	"github.com/dwk/fleet/appliance/sqlitedb"
+	"github.com/dwk/fleet/appliance/bindings/queue"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 )
 
 // Options tune a Broker. The zero value is the default.

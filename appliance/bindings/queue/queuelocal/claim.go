@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue"
 )
 
 // Claim leases up to max visible messages of q, in the order they became

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue"
 )
 
 // Settle applies settlements of deliveries from q in one transaction,

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/queue"
+	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

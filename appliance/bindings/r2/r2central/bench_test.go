@@ -1,4 +1,4 @@
-package r2s3_test
+package r2central_test
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

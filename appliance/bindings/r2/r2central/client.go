@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"
@@ -51,7 +51,7 @@ func NewClient(ctx context.Context, cfg Config) (*s3.Client, error) {
 	}
 	awsCfg, err := awsconfig.LoadDefaultConfig(ctx, awsconfig.WithRegion(cfg.Region))
 	if err != nil {
-		return nil, fmt.Errorf("r2s3: load AWS credentials: %w", err)
+		return nil, fmt.Errorf("r2central: load AWS credentials: %w", err)
 	}
 	return s3.NewFromConfig(awsCfg, configure), nil
 }

@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"errors"
@@ -8,7 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 )
 
 // Defaults of Config.
@@ -110,7 +110,7 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("max attempts %d is negative", c.MaxAttempts))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("r2s3 config: %w", err)
+		return fmt.Errorf("r2central config: %w", err)
 	}
 	return nil
 }

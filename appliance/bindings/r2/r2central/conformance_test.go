@@ -1,18 +1,18 @@
-package r2s3_test
+package r2central_test
 
 import (
 	"testing"
 
-	"github.com/dwk/fleet/appliance/r2/r2s3"
-	"github.com/dwk/fleet/appliance/r2/r2test"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2test"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/s3server"
 )
 
 // open returns a Bucket on srv's bucket under prefix.
-func open(t testing.TB, srv *s3server.Server, bucket, prefix string) *r2s3.Bucket {
+func open(t testing.TB, srv *s3server.Server, bucket, prefix string) *r2central.Bucket {
 	t.Helper()
-	b, err := r2s3.Open(t.Context(), r2s3.Config{
+	b, err := r2central.Open(t.Context(), r2central.Config{
 		Endpoint:  srv.Endpoint,
 		Region:    srv.Region,
 		Bucket:    bucket,

@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 )
 
 // Delete implements worker.R2Bucket: one DeleteObject for one key, one
@@ -18,13 +18,13 @@ import (
 // others are gone and the error names the failed ones.
 func (b *Bucket) Delete(ctx context.Context, keys ...string) error {
 	if len(keys) > r2.MaxDeleteKeys {
-		return fmt.Errorf("r2s3 delete: %d keys, at most %d allowed", len(keys), r2.MaxDeleteKeys)
+		return fmt.Errorf("r2central delete: %d keys, at most %d allowed", len(keys), r2.MaxDeleteKeys)
 	}
 	ids := make([]types.ObjectIdentifier, len(keys))
 	for i, key := range keys {
 		k, err := b.s3Key(key)
 		if err != nil {
-			return fmt.Errorf("r2s3 delete: %w", err)
+			return fmt.Errorf("r2central delete: %w", err)
 		}
 		ids[i] = types.ObjectIdentifier{Key: aws.String(k)}
 	}
@@ -52,7 +52,7 @@ func (b *Bucket) Delete(ctx context.Context, keys ...string) error {
 		errs = append(errs, fmt.Errorf("%q: %s: %s", b.r2Key(aws.ToString(e.Key)), aws.ToString(e.Code), aws.ToString(e.Message)))
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("r2s3 delete: %d of %d keys not deleted: %w", len(errs), len(keys), err)
+		return fmt.Errorf("r2central delete: %d of %d keys not deleted: %w", len(errs), len(keys), err)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-// Package r2s3 is the central backend of the R2 binding: a worker.R2Bucket
+// Package r2central is the central backend of the R2 binding: a worker.R2Bucket
 // over an S3-compatible object store (AWS S3, Cloudflare R2, MinIO,
 // versitygw…) through aws-sdk-go-v2.
 //
@@ -79,4 +79,4 @@
 // that succeeded. An unreachable, failing (5xx) or slow store yields an
 // error that matches ErrUnavailable with errors.Is and names the operation
 // and key.
-package r2s3
+package r2central

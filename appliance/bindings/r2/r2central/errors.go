@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"
@@ -51,13 +51,13 @@ func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("%s: %v: %v", opName(e.Op, e.Key), ErrUnavailable, e.Err)
 }
 
-// opName names an operation in an error message: r2s3, the operation and
+// opName names an operation in an error message: r2central, the operation and
 // the key, when there is one.
 func opName(op, key string) string {
 	if key == "" {
-		return "r2s3 " + op
+		return "r2central " + op
 	}
-	return fmt.Sprintf("r2s3 %s %q", op, key)
+	return fmt.Sprintf("r2central %s %q", op, key)
 }
 
 // Unwrap returns the cause.

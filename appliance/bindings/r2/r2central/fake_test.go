@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -28,7 +28,7 @@ var errHeaderTimeout = errors.New("no response headers before the deadline")
 func (b *Bucket) Head(ctx context.Context, key string) (*worker.R2Object, error) {
 	k, err := b.s3Key(key)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 head: %w", err)
+		return nil, fmt.Errorf("r2central head: %w", err)
 	}
 	return b.head(ctx, key, k)
 }
@@ -49,7 +49,7 @@ func (b *Bucket) head(ctx context.Context, key, k string) (*worker.R2Object, err
 	}
 	o, err := h.object(key, aws.ToInt64(out.ContentLength))
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 head %q: %w", key, err)
+		return nil, fmt.Errorf("r2central head %q: %w", key, err)
 	}
 	return o, nil
 }
@@ -71,7 +71,7 @@ func (b *Bucket) headOrNil(ctx context.Context, key, k string) (*worker.R2Object
 func (b *Bucket) Get(ctx context.Context, key string, opts *worker.R2GetOptions) (*worker.R2ObjectBody, error) {
 	k, err := b.s3Key(key)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 get: %w", err)
+		return nil, fmt.Errorf("r2central get: %w", err)
 	}
 	if opts == nil {
 		opts = &worker.R2GetOptions{}
@@ -85,14 +85,14 @@ func (b *Bucket) Get(ctx context.Context, key string, opts *worker.R2GetOptions)
 			return nil, err
 		}
 		if err := r2.CheckConditional(opts.OnlyIf, cur); err != nil {
-			return &worker.R2ObjectBody{R2Object: *cur}, fmt.Errorf("r2s3 get %q: %w", key, err)
+			return &worker.R2ObjectBody{R2Object: *cur}, fmt.Errorf("r2central get %q: %w", key, err)
 		}
 		ob, err := b.getVerified(ctx, key, k, opts.Range, cur.HTTPETag)
 		if errors.Is(err, worker.ErrPreconditionFailed) || errors.Is(err, worker.ErrNotFound) {
 			if attempt < condAttempts {
 				continue // replaced or deleted since the HEAD
 			}
-			return &worker.R2ObjectBody{R2Object: *cur}, fmt.Errorf("r2s3 get %q: changed %d times while read: %w", key, attempt, worker.ErrPreconditionFailed)
+			return &worker.R2ObjectBody{R2Object: *cur}, fmt.Errorf("r2central get %q: changed %d times while read: %w", key, attempt, worker.ErrPreconditionFailed)
 		}
 		if err != nil {
 			return nil, err
@@ -101,7 +101,7 @@ func (b *Bucket) Get(ctx context.Context, key string, opts *worker.R2GetOptions)
 		if err := r2.CheckConditional(opts.OnlyIf, &ob.R2Object); err != nil {
 			ob.Body.Close()
 			ob.Body = nil
-			return ob, fmt.Errorf("r2s3 get %q: %w", key, err)
+			return ob, fmt.Errorf("r2central get %q: %w", key, err)
 		}
 		return ob, nil
 	}
@@ -149,7 +149,7 @@ func (b *Bucket) get(ctx context.Context, key, k string, rng *worker.R2Range, if
 	if err != nil {
 		out.Body.Close()
 		cancel(nil)
-		return nil, nil, fmt.Errorf("r2s3 get %q: %w", key, err)
+		return nil, nil, fmt.Errorf("r2central get %q: %w", key, err)
 	}
 	if rng != nil {
 		o.Range = part

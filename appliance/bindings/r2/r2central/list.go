@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -43,12 +43,12 @@ func (b *Bucket) List(ctx context.Context, opts *worker.R2ListOptions) (*worker.
 	}
 	limit, err := r2.ListLimit(opts.Limit)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 list: %w", err)
+		return nil, fmt.Errorf("r2central list: %w", err)
 	}
 	q := listQuery{prefix: opts.Prefix, delim: opts.Delimiter, after: opts.StartAfter, limit: limit}
 	if opts.Cursor != "" {
 		if err := q.setCursor(opts.Cursor); err != nil {
-			return nil, fmt.Errorf("r2s3 list: %w", err)
+			return nil, fmt.Errorf("r2central list: %w", err)
 		}
 	}
 	page := &worker.R2Objects{}
@@ -98,7 +98,7 @@ func (b *Bucket) List(ctx context.Context, opts *worker.R2ListOptions) (*worker.
 	if aws.ToBool(out.IsTruncated) {
 		token := aws.ToString(out.NextContinuationToken)
 		if token == "" {
-			return nil, fmt.Errorf("r2s3 list: the store says the page is truncated but gave no continuation token")
+			return nil, fmt.Errorf("r2central list: the store says the page is truncated but gave no continuation token")
 		}
 		page.Truncated = true
 		page.Cursor = cursorToken + token

@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -20,18 +20,18 @@ import (
 func (b *Bucket) CreateMultipartUpload(ctx context.Context, key string, opts *worker.R2MultipartOptions) (worker.R2MultipartUpload, error) {
 	k, err := b.s3Key(key)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 create multipart upload: %w", err)
+		return nil, fmt.Errorf("r2central create multipart upload: %w", err)
 	}
 	if opts == nil {
 		opts = &worker.R2MultipartOptions{}
 	}
 	version, err := b.newVersion()
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 create multipart upload %q: %w", key, err)
+		return nil, fmt.Errorf("r2central create multipart upload %q: %w", key, err)
 	}
 	meta, err := encodeMetadata(version, opts.CustomMetadata, opts.HTTPMetadata, nil, nil)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 create multipart upload %q: %w", key, err)
+		return nil, fmt.Errorf("r2central create multipart upload %q: %w", key, err)
 	}
 	in := &s3.CreateMultipartUploadInput{Bucket: &b.bucket, Key: &k, Metadata: meta}
 	setHTTPMetadata(opts.HTTPMetadata, &in.ContentType, &in.ContentLanguage, &in.ContentDisposition,
@@ -43,7 +43,7 @@ func (b *Bucket) CreateMultipartUpload(ctx context.Context, key string, opts *wo
 		return nil, fail("create multipart upload", key, ctx, cctx, err)
 	}
 	if aws.ToString(out.UploadId) == "" {
-		return nil, fmt.Errorf("r2s3 create multipart upload %q: the store returned no upload id", key)
+		return nil, fmt.Errorf("r2central create multipart upload %q: the store returned no upload id", key)
 	}
 	return &upload{b: b, key: key, k: k, id: aws.ToString(out.UploadId)}, nil
 }
@@ -77,17 +77,17 @@ func (u *upload) UploadID() string { return u.id }
 func (u *upload) UploadPart(ctx context.Context, n int, body io.Reader) (worker.R2UploadedPart, error) {
 	const op = "upload part"
 	if u.keyErr != nil {
-		return worker.R2UploadedPart{}, fmt.Errorf("r2s3 %s: %w", op, u.keyErr)
+		return worker.R2UploadedPart{}, fmt.Errorf("r2central %s: %w", op, u.keyErr)
 	}
 	if n < 1 || n > r2.MaxPartNumber {
-		return worker.R2UploadedPart{}, fmt.Errorf("r2s3 %s %q: part number %d not in 1..%d: %w", op, u.key, n, r2.MaxPartNumber, worker.ErrInvalidPart)
+		return worker.R2UploadedPart{}, fmt.Errorf("r2central %s %q: part number %d not in 1..%d: %w", op, u.key, n, r2.MaxPartNumber, worker.ErrInvalidPart)
 	}
 	if body == nil {
 		body = strings.NewReader("")
 	}
 	sp, err := spool(ctx, body, u.b.spoolDir, false)
 	if err != nil {
-		return worker.R2UploadedPart{}, fmt.Errorf("r2s3 %s %q: %w", op, u.key, err)
+		return worker.R2UploadedPart{}, fmt.Errorf("r2central %s %q: %w", op, u.key, err)
 	}
 	defer sp.Close()
 	cctx, cancel := u.b.call(ctx)
@@ -122,15 +122,15 @@ func (u *upload) UploadPart(ctx context.Context, n int, body io.Reader) (worker.
 func (u *upload) Complete(ctx context.Context, parts []worker.R2UploadedPart) (*worker.R2Object, error) {
 	const op = "complete multipart upload"
 	if u.keyErr != nil {
-		return nil, fmt.Errorf("r2s3 %s: %w", op, u.keyErr)
+		return nil, fmt.Errorf("r2central %s: %w", op, u.keyErr)
 	}
 	if len(parts) == 0 {
-		return nil, fmt.Errorf("r2s3 %s %q: no parts: %w", op, u.key, worker.ErrInvalidPart)
+		return nil, fmt.Errorf("r2central %s %q: no parts: %w", op, u.key, worker.ErrInvalidPart)
 	}
 	completed := make([]types.CompletedPart, len(parts))
 	for i, p := range parts {
 		if p.PartNumber < 1 || p.PartNumber > r2.MaxPartNumber || i > 0 && p.PartNumber <= parts[i-1].PartNumber {
-			return nil, fmt.Errorf("r2s3 %s %q: part %d of the list has number %d, want ascending numbers in 1..%d: %w",
+			return nil, fmt.Errorf("r2central %s %q: part %d of the list has number %d, want ascending numbers in 1..%d: %w",
 				op, u.key, i+1, p.PartNumber, r2.MaxPartNumber, worker.ErrInvalidPart)
 		}
 		completed[i] = types.CompletedPart{PartNumber: aws.Int32(int32(p.PartNumber)), ETag: aws.String(r2.QuoteETag(p.ETag))}
@@ -166,7 +166,7 @@ func (u *upload) Complete(ctx context.Context, parts []worker.R2UploadedPart) (*
 func (u *upload) Abort(ctx context.Context) error {
 	const op = "abort multipart upload"
 	if u.keyErr != nil {
-		return fmt.Errorf("r2s3 %s: %w", op, u.keyErr)
+		return fmt.Errorf("r2central %s: %w", op, u.keyErr)
 	}
 	cctx, cancel := u.b.call(ctx)
 	defer cancel()

@@ -1,4 +1,4 @@
-package r2s3_test
+package r2central_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/r2/r2s3"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
 	"github.com/dwk/fleet/test/s3server"
 )
 
@@ -19,7 +19,7 @@ func TestStoreOutage(t *testing.T) {
 		t.Skip("needs the local gateway, which it stops")
 	}
 	const timeout = 3 * time.Second
-	b, err := r2s3.Open(t.Context(), r2s3.Config{
+	b, err := r2central.Open(t.Context(), r2central.Config{
 		Endpoint: srv.Endpoint, Region: srv.Region, Bucket: srv.NewBucket(t),
 		AccessKey: srv.AccessKey, SecretKey: srv.SecretKey, PathStyle: true,
 		Timeout: timeout,
@@ -37,10 +37,10 @@ func TestStoreOutage(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = b.Get(ctx, "k", nil)
-	if !errors.Is(err, r2s3.ErrUnavailable) {
+	if !errors.Is(err, r2central.ErrUnavailable) {
 		t.Errorf("Get while the store is down: err = %v, want ErrUnavailable", err)
 	}
-	var ue *r2s3.UnavailableError
+	var ue *r2central.UnavailableError
 	if !errors.As(err, &ue) || ue.Op != "get" || ue.Key != "k" {
 		t.Errorf("Get while the store is down: err = %#v, want an *UnavailableError for get %q", err, "k")
 	}

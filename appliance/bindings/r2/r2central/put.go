@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/smithy-go/middleware"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -29,7 +29,7 @@ import (
 func (b *Bucket) Put(ctx context.Context, key string, body io.Reader, opts *worker.R2PutOptions) (*worker.R2Object, error) {
 	k, err := b.s3Key(key)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 put: %w", err)
+		return nil, fmt.Errorf("r2central put: %w", err)
 	}
 	if opts == nil {
 		opts = &worker.R2PutOptions{}
@@ -39,22 +39,22 @@ func (b *Bucket) Put(ctx context.Context, key string, body io.Reader, opts *work
 	}
 	sp, err := spool(ctx, body, b.spoolDir, opts.SHA256 != nil)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 put %q: %w", key, err)
+		return nil, fmt.Errorf("r2central put %q: %w", key, err)
 	}
 	defer sp.Close()
 	if opts.MD5 != nil && !bytes.Equal(opts.MD5, sp.md5) {
-		return nil, fmt.Errorf("r2s3 put %q: md5 %x, body has %x: %w", key, opts.MD5, sp.md5, worker.ErrChecksumMismatch)
+		return nil, fmt.Errorf("r2central put %q: md5 %x, body has %x: %w", key, opts.MD5, sp.md5, worker.ErrChecksumMismatch)
 	}
 	if opts.SHA256 != nil && !bytes.Equal(opts.SHA256, sp.sha256) {
-		return nil, fmt.Errorf("r2s3 put %q: sha256 %x, body has %x: %w", key, opts.SHA256, sp.sha256, worker.ErrChecksumMismatch)
+		return nil, fmt.Errorf("r2central put %q: sha256 %x, body has %x: %w", key, opts.SHA256, sp.sha256, worker.ErrChecksumMismatch)
 	}
 	version, err := b.newVersion()
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 put %q: %w", key, err)
+		return nil, fmt.Errorf("r2central put %q: %w", key, err)
 	}
 	meta, err := encodeMetadata(version, opts.CustomMetadata, opts.HTTPMetadata, opts.MD5, opts.SHA256)
 	if err != nil {
-		return nil, fmt.Errorf("r2s3 put %q: %w", key, err)
+		return nil, fmt.Errorf("r2central put %q: %w", key, err)
 	}
 	meta[metaBodyMD5] = hex.EncodeToString(sp.md5)
 	in := &s3.PutObjectInput{
@@ -98,7 +98,7 @@ func (b *Bucket) Put(ctx context.Context, key string, body io.Reader, opts *work
 			return nil, err
 		}
 		if err := r2.CheckConditional(opts.OnlyIf, cur); err != nil {
-			return nil, fmt.Errorf("r2s3 put %q: %w", key, err)
+			return nil, fmt.Errorf("r2central put %q: %w", key, err)
 		}
 		in.IfMatch, in.IfNoneMatch = nil, nil
 		if cur == nil {
@@ -107,7 +107,7 @@ func (b *Bucket) Put(ctx context.Context, key string, body io.Reader, opts *work
 			in.IfMatch = aws.String(cur.HTTPETag)
 		}
 		if err := sp.rewind(); err != nil {
-			return nil, fmt.Errorf("r2s3 put %q: %w", key, err)
+			return nil, fmt.Errorf("r2central put %q: %w", key, err)
 		}
 		out, err := b.putObject(ctx, key, in)
 		if err == nil {
@@ -122,7 +122,7 @@ func (b *Bucket) Put(ctx context.Context, key string, body io.Reader, opts *work
 			return h, nil
 		}
 		if attempt == condAttempts {
-			return nil, fmt.Errorf("r2s3 put %q: changed %d times while written: %w", key, attempt, worker.ErrPreconditionFailed)
+			return nil, fmt.Errorf("r2central put %q: changed %d times while written: %w", key, attempt, worker.ErrPreconditionFailed)
 		}
 	}
 }

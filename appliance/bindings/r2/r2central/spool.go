@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"bytes"
@@ -62,7 +62,7 @@ func spool(ctx context.Context, body io.Reader, dir string, wantSHA bool) (*spoo
 	case err != nil:
 		return nil, fmt.Errorf("read body: %w", err)
 	}
-	f, err := os.CreateTemp(dir, "r2s3-spool-")
+	f, err := os.CreateTemp(dir, "r2central-spool-")
 	if err != nil {
 		return nil, fmt.Errorf("spool body: %w", err)
 	}

@@ -1,4 +1,4 @@
-package r2s3
+package r2central
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -71,7 +71,7 @@ func (b *Bucket) getVerified(ctx context.Context, key, k string, rng *worker.R2R
 			continue
 		}
 		if attempt == condAttempts {
-			return nil, fmt.Errorf("r2s3 get %q: %d bodies did not match the MD5 %x recorded at put time: %w", key, attempt, sum, ErrTornRead)
+			return nil, fmt.Errorf("r2central get %q: %d bodies did not match the MD5 %x recorded at put time: %w", key, attempt, sum, ErrTornRead)
 		}
 	}
 }

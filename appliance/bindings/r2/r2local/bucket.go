@@ -31,7 +31,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dwk/fleet/appliance/sqlitedb"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

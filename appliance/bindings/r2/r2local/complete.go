@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -10,7 +10,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -14,7 +14,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/r2"
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

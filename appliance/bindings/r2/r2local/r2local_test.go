@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/r2/r2test"
-	"github.com/dwk/fleet/appliance/sqlitedb"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2test"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
 )
 

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/objects/objcentral/walpages"
-	"github.com/dwk/fleet/appliance/sqlitedb"
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral/walpages"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 )
 
 // TestPagesRebuildTheDatabase writes through SQLite with checkpoints off,
