@@ -13,7 +13,7 @@ import (
 var layers = [][]string{
 	{"cli"},
 	{"server"},
-	{"bindings", "refworkers"},
+	{"bindings", "refworkers", "central"},
 	{"fleet"},
 	{"libsql", "process", "config", "worker"},
 }

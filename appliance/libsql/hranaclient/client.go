@@ -107,6 +107,11 @@ func (c *Client) WithNamespace(ns string) *Client {
 // Namespace is the namespace the client addresses ("" for none).
 func (c *Client) Namespace() string { return c.namespace }
 
+// CloseIdleConnections closes the idle keep-alive connections of the
+// client's HTTP client, which the clients derived with WithNamespace
+// share. Calls made afterwards open new connections.
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
 // RoundTrips is the number of HTTP requests sent so far by this client and
 // the clients derived from it, retries included.
 func (c *Client) RoundTrips() uint64 { return c.shared.roundTrips.Load() }

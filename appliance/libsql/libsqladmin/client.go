@@ -66,6 +66,10 @@ func New(cfg Config) (*Client, error) {
 	return &Client{base: strings.TrimRight(cfg.URL, "/"), key: cfg.AdminKey, hc: hc, timeout: timeout}, nil
 }
 
+// CloseIdleConnections closes the idle keep-alive connections of the
+// client's HTTP client. Calls made afterwards open new connections.
+func (c *Client) CloseIdleConnections() { c.hc.CloseIdleConnections() }
+
 // call sends one request; out, if not nil, receives the JSON answer of a
 // 200. Failures are *Error (refused) or errors wrapping ErrUnavailable.
 func (c *Client) call(ctx context.Context, op, ns, method, path string, body, out any) error {
