@@ -17,12 +17,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
-	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 	"github.com/dwk/fleet/appliance/fleet/markerstore"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/marker"
-	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/provider/internal/validators"
 )
 
@@ -220,36 +220,18 @@ func (r *modeMarkerResource) open(ctx context.Context, m *modeMarkerModel) (*mar
 // missing copy; an empty bucket name skips the bucket.
 func (s *markerStores) read(ctx context.Context) (markerstore.Copies, error) {
 	var out markerstore.Copies
+	var err error
 	if s.coord != nil {
-		m, err := markerstore.ReadCoord(ctx, s.coord)
-		out.Coord, err = copyOf(m, err)
-		if err != nil {
+		if out.Coord, err = markerstore.CopyOf(markerstore.ReadCoord(ctx, s.coord)); err != nil {
 			return out, fmt.Errorf("read the coordination copy (%s): %w", s.where, err)
 		}
 	}
 	if s.bucket != "" {
-		m, err := markerstore.ReadBucket(ctx, s.s3, s.bucket)
-		out.Bucket, err = copyOf(m, err)
-		if err != nil {
+		if out.Bucket, err = markerstore.CopyOf(markerstore.ReadBucket(ctx, s.s3, s.bucket)); err != nil {
 			return out, fmt.Errorf("read the bucket copy: %w", err)
 		}
 	}
 	return out, nil
-}
-
-// copyOf classifies one read like markerstore.Read does.
-func copyOf(m marker.Marker, err error) (markerstore.Copy, error) {
-	switch {
-	case err == nil:
-		return markerstore.Copy{Status: markerstore.Present, Marker: m}, nil
-	case errors.Is(err, marker.ErrMissing):
-		return markerstore.Copy{Status: markerstore.Missing}, nil
-	case errors.Is(err, markerstore.ErrNoBucket):
-		return markerstore.Copy{Status: markerstore.NoBucket}, nil
-	case errors.Is(err, marker.ErrCorrupt):
-		return markerstore.Copy{Status: markerstore.Corrupt, Problem: err}, nil
-	}
-	return markerstore.Copy{}, err
 }
 
 // foreign returns an error when a copy belongs to another fleet: writing

@@ -96,18 +96,21 @@ func (c Copies) InSync() bool {
 // not be read (unreachable, access denied).
 func Read(ctx context.Context, st *coord.Store, c S3API, bucket string) (Copies, error) {
 	var out Copies
-	m, err := ReadCoord(ctx, st)
-	if out.Coord, err = toCopy(m, err); err != nil {
+	var err error
+	if out.Coord, err = CopyOf(ReadCoord(ctx, st)); err != nil {
 		return Copies{}, err
 	}
-	m, err = ReadBucket(ctx, c, bucket)
-	if out.Bucket, err = toCopy(m, err); err != nil {
+	if out.Bucket, err = CopyOf(ReadBucket(ctx, c, bucket)); err != nil {
 		return Copies{}, err
 	}
 	return out, nil
 }
 
-func toCopy(m marker.Marker, err error) (Copy, error) {
+// CopyOf classifies the result of one ReadCoord or ReadBucket as Read
+// does: a missing, absent-bucket or corrupt marker is a Copy with that
+// status and a nil error; any other error (the store could not be read)
+// is returned as is.
+func CopyOf(m marker.Marker, err error) (Copy, error) {
 	switch {
 	case err == nil:
 		return Copy{Status: Present, Marker: m}, nil
