@@ -74,9 +74,10 @@ func (s *Server) start(httpAddr string) {
 }
 
 // Restart stops the server (SIGTERM, then a wait) and starts it again on the
-// same ports and data, for tests of store outages. It fails the test for an
+// same ports and data after down, for tests of store outages; each of
+// onStopped runs once the server is gone. It fails the test for an
 // external server.
-func (s *Server) Restart(down time.Duration) {
+func (s *Server) Restart(down time.Duration, onStopped ...func()) {
 	s.t.Helper()
 	if s.External {
 		s.t.Fatal("cannot restart an external libSQL server")
@@ -85,7 +86,11 @@ func (s *Server) Restart(down time.Duration) {
 	if _, err := s.proc.Wait(30 * time.Second); err != nil {
 		s.proc.Kill()
 	}
-	time.Sleep(down)
+	start := time.Now()
+	for _, f := range onStopped {
+		f()
+	}
+	time.Sleep(down - time.Since(start))
 	s.start(strings.TrimPrefix(s.URL, "http://"))
 }
 

@@ -1,16 +1,21 @@
 package objects
 
-import "errors"
+import (
+	"errors"
 
-// Errors of the runtime.
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// Errors of the runtime. ErrDraining, ErrClosed, ErrNotOpen and ErrFenced
+// are outages (worker.Unavailable): the event may succeed if retried.
 var (
 	// ErrDraining is returned for events that would start an instance or an
 	// alarm while the runtime drains; HTTP callers get 503.
-	ErrDraining = errors.New("objects: runtime is draining")
+	ErrDraining = worker.Outage("objects: runtime is draining")
 	// ErrClosed is returned after Close.
-	ErrClosed = errors.New("objects: runtime is closed")
+	ErrClosed = worker.Outage("objects: runtime is closed")
 	// ErrNotOpen is returned for events before Open.
-	ErrNotOpen = errors.New("objects: runtime is not open")
+	ErrNotOpen = worker.Outage("objects: runtime is not open")
 	// ErrUnknownClass is returned by Namespace for a class no package
 	// registered with worker.RegisterObject.
 	ErrUnknownClass = errors.New("objects: object class not registered")
@@ -26,7 +31,7 @@ var (
 	ErrCallCycle = errors.New("objects: call cycle between objects")
 	// ErrFenced is wrapped by storage backends when a write is refused
 	// because a newer lease holder exists.
-	ErrFenced = errors.New("objects: write fenced by a newer lease epoch")
+	ErrFenced = worker.Outage("objects: write fenced by a newer lease epoch")
 	// ErrObjectStopped is returned by BlockConcurrencyWhile called from
 	// outside the object's events after the instance stopped.
 	ErrObjectStopped = errors.New("objects: object instance stopped")

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/appliance/worker"
 	"io"
 	"net"
 	"net/http"
@@ -77,7 +78,7 @@ func (t *trackingWriter) open() bool {
 	if t.gate != nil {
 		if err := t.gate(); err != nil {
 			t.failed = true
-			t.ResponseWriter.Header().Set("Retry-After", "1")
+			t.ResponseWriter.Header().Set("Retry-After", worker.RetryAfter)
 			http.Error(t.ResponseWriter, "object storage unavailable: "+err.Error(), http.StatusServiceUnavailable)
 			return false
 		}

@@ -81,7 +81,11 @@ func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.rt.log.Warn("object request failed after its response started", "object", s.id, "err", err)
 	default:
 		s.rt.log.Warn("object request failed", "object", s.id, "err", err)
-		http.Error(w, err.Error(), errorStatus(err))
+		code := errorStatus(err)
+		if code == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", worker.RetryAfter)
+		}
+		http.Error(w, err.Error(), code)
 	}
 }
 
@@ -122,7 +126,8 @@ func (in *instance) call(fn func()) (err error) {
 // errorStatus maps runtime errors to HTTP statuses.
 func errorStatus(err error) int {
 	switch {
-	case errors.Is(err, ErrDraining), errors.Is(err, ErrClosed), errors.Is(err, ErrNotOpen), errors.Is(err, ErrFenced):
+	case worker.Unavailable(err):
+		// Draining, closed, fenced, or a store that did not answer.
 		return http.StatusServiceUnavailable
 	case errors.Is(err, worker.ErrInvalidObjectID):
 		return http.StatusBadRequest

@@ -11,7 +11,9 @@ import (
 var (
 	// ErrUnavailable marks a failure to reach the server or to get its
 	// answer in time: dial errors, resets, timeouts, 502/503/504 and 429.
-	ErrUnavailable = errors.New("libSQL server unavailable")
+	// Its Unavailable method lets the Worker API (worker.Unavailable)
+	// recognise it without this client importing the API.
+	ErrUnavailable error = unavailable("libSQL server unavailable")
 	// ErrOutcomeUnknown marks a request that may have been executed: it
 	// was sent but its response was lost. Never repeat such a request
 	// blindly; re-read the state it would have changed instead.
@@ -20,6 +22,15 @@ var (
 	// failure has closed; its transaction, if any, is rolled back.
 	ErrStreamClosed = errors.New("hrana stream closed")
 )
+
+// unavailable is the type of ErrUnavailable.
+type unavailable string
+
+func (e unavailable) Error() string { return string(e) }
+
+// Unavailable reports true: the server could not be reached or did not
+// answer in time.
+func (unavailable) Unavailable() bool { return true }
 
 // Error is a failure the server reported: a statement that failed, or a
 // request it refused as a whole.

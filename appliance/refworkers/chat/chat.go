@@ -19,6 +19,7 @@ package chat
 
 import (
 	"embed"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -50,7 +51,7 @@ type Worker struct {
 // Fetch implements worker.Fetcher.
 func (wk *Worker) Fetch(w http.ResponseWriter, r *http.Request, env *worker.Env) {
 	if err := wk.schemas.ensure(r.Context(), env); err != nil {
-		http.Error(w, "chat: "+err.Error(), http.StatusServiceUnavailable)
+		worker.WriteError(w, fmt.Errorf("chat: %w", err))
 		return
 	}
 	p := r.URL.Path

@@ -29,7 +29,7 @@ func history(w http.ResponseWriter, r *http.Request, env *worker.Env, room strin
 		`SELECT id, user, text, attachment, created_at FROM messages WHERE room = ? AND id > ? ORDER BY id LIMIT ?`).
 		Bind(room, after, limit).All(r.Context())
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		worker.WriteError(w, err)
 		return
 	}
 	out := make([]Message, 0, len(res.Rows))
@@ -68,13 +68,13 @@ func upload(w http.ResponseWriter, r *http.Request, env *worker.Env, room string
 			http.Error(w, "attachments are at most 25 MiB", http.StatusRequestEntityTooLarge)
 			return
 		}
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		worker.WriteError(w, err)
 		return
 	}
 	att := &Attachment{Key: key, Name: name, Size: obj.Size, URL: "/chat/files/" + (&url.URL{Path: key}).EscapedPath()}
 	m, err := store(r.Context(), env, Message{Room: room, User: user, Text: "shared " + name, Attachment: att})
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		worker.WriteError(w, err)
 		return
 	}
 	// Announce it in the room through the object, which broadcasts.
@@ -102,7 +102,7 @@ func download(w http.ResponseWriter, r *http.Request, env *worker.Env, key strin
 		w.WriteHeader(http.StatusNotModified)
 		return
 	case err != nil:
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		worker.WriteError(w, err)
 		return
 	}
 	defer obj.Body.Close()
@@ -122,7 +122,7 @@ func stats(w http.ResponseWriter, r *http.Request, env *worker.Env) {
 		db.Prepare(`SELECT m.id FROM messages m LEFT JOIN notifications n ON n.message_id = m.id
 		            WHERE n.message_id IS NULL ORDER BY m.id LIMIT 1000`))
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		worker.WriteError(w, err)
 		return
 	}
 	undelivered := make([]any, 0, len(res[2].Rows))

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -41,9 +42,12 @@ const (
 )
 
 // store saves m to D1 and returns it with its id, then queues a notification.
+// errBadMessage is a message store refuses: the client's mistake.
+var errBadMessage = errors.New("bad message")
+
 func store(ctx context.Context, env *worker.Env, m Message) (Message, error) {
 	if len(m.Text) > maxText || len(m.User) > maxUser || m.User == "" {
-		return m, fmt.Errorf("a message needs a user of at most %d bytes and a text of at most %d bytes", maxUser, maxText)
+		return m, fmt.Errorf("%w: a message needs a user of at most %d bytes and a text of at most %d bytes", errBadMessage, maxUser, maxText)
 	}
 	var att any
 	if m.Attachment != nil {

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -63,7 +64,11 @@ func (rm *room) Fetch(w http.ResponseWriter, r *http.Request) {
 		}
 		m, err := store(r.Context(), rm.env, Message{Room: name, User: in.User, Text: in.Text, Attachment: in.Attachment})
 		if err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
+			if errors.Is(err, errBadMessage) {
+				http.Error(w, err.Error(), http.StatusBadRequest)
+				return
+			}
+			worker.WriteError(w, err)
 			return
 		}
 		rm.broadcast(m)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -176,9 +177,8 @@ func reply(w http.ResponseWriter, v any) {
 }
 
 func fail(w http.ResponseWriter, err error) {
-	code := http.StatusInternalServerError
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		code = http.StatusServiceUnavailable
+		err = fmt.Errorf("%w (%w)", worker.ErrUnavailable, err)
 	}
-	http.Error(w, err.Error(), code)
+	worker.WriteError(w, err)
 }

@@ -90,7 +90,7 @@ func (f *Forwarder) Forward(w http.ResponseWriter, r *http.Request, id worker.Ob
 	if hops >= MaxHops {
 		f.count("loop")
 		f.log.Warn("object request not forwarded again", "object", id, "holder", holder, "hops", hops)
-		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Retry-After", worker.RetryAfter)
 		http.Error(w, fmt.Sprintf("%v: object %s moved to %s while this request was being forwarded; retry", ErrForwardLoop, id, holder), http.StatusServiceUnavailable)
 		return
 	}
@@ -159,7 +159,7 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 		protocol.WriteRetry(w)
 		return
 	}
-	w.Header().Set("Retry-After", "1")
+	w.Header().Set("Retry-After", worker.RetryAfter)
 	http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer: %v", t.id, t.holder, err), http.StatusServiceUnavailable)
 }
 

@@ -63,8 +63,10 @@ func opName(op, key string) string {
 // Unwrap returns the cause.
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
-// Is reports whether target is ErrUnavailable.
-func (e *UnavailableError) Is(target error) bool { return target == ErrUnavailable }
+// Is reports whether target is ErrUnavailable or worker.ErrUnavailable.
+func (e *UnavailableError) Is(target error) bool {
+	return target == ErrUnavailable || target == worker.ErrUnavailable
+}
 
 // fail turns the error of a call to the store into the error the caller
 // sees. parent is the caller's context: when it is done, its error wins
