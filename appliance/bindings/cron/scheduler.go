@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dwk/fleet/appliance/process/clock"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -41,8 +42,8 @@ type SchedulerConfig struct {
 	Run RunFunc
 	// Claimer decides which replica runs a tick. Default: LocalClaimer.
 	Claimer TickClaimer
-	// Clock is the time source. Default: SystemClock.
-	Clock Clock
+	// Clock is the time source. Default: clock.System.
+	Clock clock.Clock
 	// Logger receives claim and run failures. Default: slog.Default().
 	Logger *slog.Logger
 }
@@ -91,7 +92,7 @@ func NewScheduler(cfg SchedulerConfig) (*Scheduler, error) {
 		cfg.Claimer = LocalClaimer{}
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = SystemClock{}
+		cfg.Clock = clock.System{}
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()

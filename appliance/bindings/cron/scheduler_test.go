@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // run is one handler call as recorded.
@@ -41,7 +43,7 @@ func (r *recorder) get() []run {
 
 func (r *recorder) waitN(t *testing.T, n int) []run {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("%d runs", n), func() bool { return len(r.get()) >= n })
+	wait.For(t, fmt.Sprintf("%d runs", n), func() bool { return len(r.get()) >= n })
 	return r.get()
 }
 
@@ -86,7 +88,7 @@ func ev(expr string, at time.Time) worker.ScheduledEvent {
 }
 
 func TestSchedulerFiresEachTick(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	rec := &recorder{}
 	newTestScheduler(t, SchedulerConfig{
 		Entries: []Entry{entry("five", "*/5 * * * *"), entry("hourly", "@hourly")},
@@ -96,7 +98,7 @@ func TestSchedulerFiresEachTick(t *testing.T) {
 	for i := 1; i <= 12; i++ {
 		clock.WaitCalls(t, i)
 		at := base.Add(time.Duration(i) * 5 * time.Minute)
-		clock.AdvanceTo(at)
+		clock.Set(at)
 		want = append(want, run{"five", ev("*/5 * * * *", at)})
 		if i == 12 {
 			want = append(want, run{"hourly", ev("@hourly", at)})
@@ -109,12 +111,12 @@ func TestSchedulerFiresEachTick(t *testing.T) {
 }
 
 func TestSchedulerDoesNotRunBeforeTick(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	rec := &recorder{}
 	newTestScheduler(t, SchedulerConfig{Entries: []Entry{entry("w", "* * * * *")}, Run: rec.Run, Clock: clock})
 	clock.WaitCalls(t, 1)
-	clock.AdvanceTo(base.Add(time.Minute - time.Nanosecond))
-	clock.AdvanceTo(base.Add(time.Minute))
+	clock.Set(base.Add(time.Minute - time.Nanosecond))
+	clock.Set(base.Add(time.Minute))
 	got := rec.waitN(t, 1)
 	if !reflect.DeepEqual(got, []run{{"w", ev("* * * * *", base.Add(time.Minute))}}) {
 		t.Errorf("runs = %+v, want one at 00:01", got)
@@ -122,13 +124,13 @@ func TestSchedulerDoesNotRunBeforeTick(t *testing.T) {
 }
 
 func TestSchedulerRunsOnlyLatestWhenBehind(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	rec := &recorder{}
 	s := newTestScheduler(t, SchedulerConfig{Entries: []Entry{entry("w", "* * * * *")}, Run: rec.Run, Clock: clock})
 	clock.WaitCalls(t, 1)
-	clock.AdvanceTo(base.Add(10*time.Minute + 30*time.Second))
+	clock.Set(base.Add(10*time.Minute + 30*time.Second))
 	clock.WaitCalls(t, 2)
-	clock.AdvanceTo(base.Add(11 * time.Minute))
+	clock.Set(base.Add(11 * time.Minute))
 	got := rec.waitN(t, 2)
 	want := []run{{"w", ev("* * * * *", base.Add(10*time.Minute))}, {"w", ev("* * * * *", base.Add(11*time.Minute))}}
 	if !reflect.DeepEqual(got, want) {
@@ -160,7 +162,7 @@ func (m *memClaimer) Claim(_ context.Context, schedule string, tick time.Time) (
 func TestSchedulersSharingAClaimerRunEachTickOnce(t *testing.T) {
 	claimer := &memClaimer{taken: map[string]bool{}}
 	rec := &recorder{}
-	clocks := []*fakeClock{newFakeClock(base), newFakeClock(base), newFakeClock(base)}
+	clocks := []*clocktest.Fake{clocktest.NewFake(base), clocktest.NewFake(base), clocktest.NewFake(base)}
 	var scheds []*Scheduler
 	for _, c := range clocks {
 		scheds = append(scheds, newTestScheduler(t, SchedulerConfig{
@@ -170,14 +172,14 @@ func TestSchedulersSharingAClaimerRunEachTickOnce(t *testing.T) {
 	for i := 1; i <= 5; i++ {
 		for _, c := range clocks {
 			c.WaitCalls(t, i)
-			c.AdvanceTo(base.Add(time.Duration(i) * time.Minute))
+			c.Set(base.Add(time.Duration(i) * time.Minute))
 		}
 		rec.waitN(t, i)
 	}
 	for _, c := range clocks {
 		c.WaitCalls(t, 6) // every replica has evaluated tick 5
 	}
-	waitFor(t, "every replica to settle its claims", func() bool {
+	wait.For(t, "every replica to settle its claims", func() bool {
 		var due int64
 		for _, s := range scheds {
 			due += s.Stats().Due
@@ -204,19 +206,19 @@ func (errClaimer) Claim(context.Context, string, time.Time) (bool, error) {
 }
 
 func TestSchedulerDoesNotRunOnClaimError(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	rec := &recorder{}
 	s := newTestScheduler(t, SchedulerConfig{Entries: []Entry{entry("w", "* * * * *")}, Run: rec.Run, Clock: clock, Claimer: errClaimer{}})
 	clock.WaitCalls(t, 1)
-	clock.AdvanceTo(base.Add(time.Minute))
-	waitFor(t, "claim error counted", func() bool { return s.Stats().ClaimErrors == 1 })
+	clock.Set(base.Add(time.Minute))
+	wait.For(t, "claim error counted", func() bool { return s.Stats().ClaimErrors == 1 })
 	if got := rec.get(); len(got) != 0 {
 		t.Errorf("ran %+v despite the claim error", got)
 	}
 }
 
 func TestSchedulerCountsRunErrorsAndPanics(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	calls := 0
 	var mu sync.Mutex
 	s := newTestScheduler(t, SchedulerConfig{
@@ -233,13 +235,13 @@ func TestSchedulerCountsRunErrorsAndPanics(t *testing.T) {
 	})
 	for i := 1; i <= 2; i++ {
 		clock.WaitCalls(t, i)
-		clock.AdvanceTo(base.Add(time.Duration(i) * time.Minute))
+		clock.Set(base.Add(time.Duration(i) * time.Minute))
 	}
-	waitFor(t, "two run errors", func() bool { return s.Stats().RunErrors == 2 })
+	wait.For(t, "two run errors", func() bool { return s.Stats().RunErrors == 2 })
 }
 
 func TestSchedulerDrainStopsClaiming(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	rec := &recorder{}
 	s := newTestScheduler(t, SchedulerConfig{Entries: []Entry{entry("w", "* * * * *")}, Run: rec.Run, Clock: clock})
 	clock.WaitCalls(t, 1)
@@ -247,14 +249,14 @@ func TestSchedulerDrainStopsClaiming(t *testing.T) {
 	if err := s.Stop(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	clock.AdvanceTo(base.Add(time.Hour))
+	clock.Set(base.Add(time.Hour))
 	if got, st := rec.get(), s.Stats(); len(got) != 0 || st.Due != 0 {
 		t.Errorf("after drain: runs %+v, stats %+v; want none", got, st)
 	}
 }
 
 func TestSchedulerStopWaitsForRuns(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	entered, release := make(chan struct{}), make(chan struct{})
 	s := newTestScheduler(t, SchedulerConfig{
 		Entries: []Entry{entry("w", "* * * * *")}, Clock: clock,
@@ -265,7 +267,7 @@ func TestSchedulerStopWaitsForRuns(t *testing.T) {
 		},
 	})
 	clock.WaitCalls(t, 1)
-	clock.AdvanceTo(base.Add(time.Minute))
+	clock.Set(base.Add(time.Minute))
 	<-entered
 	stopped := make(chan error, 1)
 	go func() { stopped <- s.Stop(context.Background()) }()
@@ -281,7 +283,7 @@ func TestSchedulerStopWaitsForRuns(t *testing.T) {
 }
 
 func TestSchedulerStopIsBounded(t *testing.T) {
-	clock := newFakeClock(base)
+	clock := clocktest.NewFake(base)
 	entered := make(chan struct{})
 	cancelled := make(chan error, 1)
 	s, err := NewScheduler(SchedulerConfig{
@@ -300,7 +302,7 @@ func TestSchedulerStopIsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.WaitCalls(t, 1)
-	clock.AdvanceTo(base.Add(time.Minute))
+	clock.Set(base.Add(time.Minute))
 	<-entered
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()

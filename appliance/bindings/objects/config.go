@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dwk/fleet/appliance/process/clock"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -30,7 +31,7 @@ type Config struct {
 	Env func(class string) *worker.Env
 	// Clock is the time source of the scheduler and the janitor.
 	// Default: the system clock.
-	Clock Clock
+	Clock clock.Clock
 	// Logger receives the runtime's logs. Default: slog.Default().
 	Logger *slog.Logger
 
@@ -70,7 +71,7 @@ func (c Config) withDefaults() Config {
 		c.Env = func(class string) *worker.Env { return worker.NewEnv(class, worker.Bindings{}) }
 	}
 	if c.Clock == nil {
-		c.Clock = SystemClock{}
+		c.Clock = clock.System{}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -123,21 +124,3 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
-
-// Clock is the runtime's time source, injected so tests control time.
-type Clock interface {
-	Now() time.Time
-	// After delivers the time once d has passed, like time.After.
-	After(d time.Duration) <-chan time.Time
-}
-
-// SystemClock is the real clock.
-type SystemClock struct{}
-
-var _ Clock = SystemClock{}
-
-// Now returns time.Now().
-func (SystemClock) Now() time.Time { return time.Now() }
-
-// After returns time.After(d).
-func (SystemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }

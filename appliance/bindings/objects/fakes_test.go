@@ -64,50 +64,6 @@ func (x *memIndex) get(id worker.ObjectID) (objects.AlarmEntry, bool) {
 	return e, ok
 }
 
-// fakeClock only moves when told to.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []fakeWaiter
-}
-
-type fakeWaiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-var _ objects.Clock = (*fakeClock)(nil)
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	c.waiters = append(c.waiters, fakeWaiter{c.now.Add(d), ch})
-	return ch
-}
-
-// Advance moves time forward and fires the timers that came due.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if w.at.After(c.now) {
-			kept = append(kept, w)
-		} else {
-			w.ch <- c.now
-		}
-	}
-	c.waiters = kept
-}
-
 // fakePlacer hands out fakeLeases, or says the object runs elsewhere.
 type fakePlacer struct {
 	mu        sync.Mutex
@@ -181,23 +137,4 @@ func newRuntime(t *testing.T, tweak func(*objects.Config)) *objects.Runtime {
 		rt.Close(ctx)
 	})
 	return rt
-}
-
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
-// pending is the number of goroutines waiting on the clock.
-func (c *fakeClock) pending() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.waiters)
 }

@@ -11,7 +11,9 @@ import (
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // bellClass sets its alarm at the time in the query parameter "at"; its
@@ -76,7 +78,7 @@ func (d *gatedDB) Release(ctx context.Context) error { return d.Confirm(ctx) }
 // fails: the index entry must stay, since the object's deletion of the
 // alarm never reached the source of truth.
 func TestAlarmIndexOutlivesAFailedCommit(t *testing.T) {
-	clock := &fakeClock{now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := clocktest.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	idx := newMemIndex()
 	store := &gatedStore{Store: objlocal.NewStore(t.TempDir())}
 	rt := newRuntime(t, func(c *objects.Config) {
@@ -93,8 +95,8 @@ func TestAlarmIndexOutlivesAFailedCommit(t *testing.T) {
 	}
 	store.fail.Store(true) // the alarm event's commit fails
 	clock.Advance(2 * time.Second)
-	waitFor(t, "the alarm to run", func() bool { return bellRuns.Load() > before && !store.fail.Load() })
-	waitFor(t, "the alarm event to end", func() bool { return rt.ActiveObjects() == 0 || clock.pending() >= 1 })
+	wait.For(t, "the alarm to run", func() bool { return bellRuns.Load() > before && !store.fail.Load() })
+	wait.For(t, "the alarm event to end", func() bool { return rt.ActiveObjects() == 0 || len(clock.Timers()) >= 1 })
 	if _, ok := idx.get(s.ID()); !ok {
 		t.Fatal("the alarm's index entry was removed although the commit that deleted the alarm failed")
 	}

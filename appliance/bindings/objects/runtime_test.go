@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 func fetchBody(t *testing.T, s worker.Stub, target string) (string, error) {
@@ -129,7 +131,7 @@ func TestLostLeaseStopsInstance(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("lost lease was not released")
 	}
-	waitFor(t, "the instance to stop", func() bool { return rt.ActiveObjects() == 0 })
+	wait.For(t, "the instance to stop", func() bool { return rt.ActiveObjects() == 0 })
 	if _, err := fetchBody(t, s, "http://x/"); err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +160,7 @@ func TestInvalidStub(t *testing.T) {
 // 2 s, 4 s, 8 s, 16 s, 32 s and 64 s after each failed attempt, then the
 // alarm is dropped.
 func TestAlarmBackoff(t *testing.T) {
-	clock := &fakeClock{now: time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := clocktest.NewFake(time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC))
 	setFailerClock(clock)
 	idx := newMemIndex()
 	rt := newRuntime(t, func(c *objects.Config) {
@@ -191,7 +193,7 @@ func TestAlarmBackoff(t *testing.T) {
 		// Advance only once the scheduler and the janitor both wait on the
 		// clock, so a loaded machine cannot make the runtime fall behind
 		// fake time.
-		for wait := time.Now().Add(time.Second); clock.pending() < 2 && time.Now().Before(wait); {
+		for wait := time.Now().Add(time.Second); len(clock.Timers()) < 2 && time.Now().Before(wait); {
 			time.Sleep(time.Millisecond)
 		}
 		clock.Advance(step)

@@ -4,12 +4,15 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // ringerClass's alarm succeeds and records the clock's time when it ran;
@@ -59,7 +62,7 @@ func ringerTimes(id worker.ObjectID) []time.Time {
 
 // newRingers opens a runtime on clock whose poll never comes (an hour
 // apart), so only the timer can fire alarms, and binds ringerClass.
-func newRingers(t *testing.T, clock *fakeClock, tweak func(*objects.Config)) worker.ObjectNamespace {
+func newRingers(t *testing.T, clock *clocktest.Fake, tweak func(*objects.Config)) worker.ObjectNamespace {
 	t.Helper()
 	ringerMu.Lock()
 	ringerClock = clock
@@ -91,22 +94,10 @@ func setAt(t *testing.T, s worker.Stub, at time.Time) {
 
 // stepTo waits until something sleeps on the clock until exactly at (the
 // scheduler, having armed its timer), then moves the clock there.
-func stepTo(t *testing.T, c *fakeClock, at time.Time) {
+func stepTo(t *testing.T, c *clocktest.Fake, at time.Time) {
 	t.Helper()
-	waitFor(t, "a timer armed for "+at.Format(time.StampMicro), func() bool { return c.waitingUntil(at) })
+	wait.For(t, "a timer armed for "+at.Format(time.StampMicro), func() bool { return slices.ContainsFunc(c.Timers(), at.Equal) })
 	c.Advance(at.Sub(c.Now()))
-}
-
-// waitingUntil reports whether a waiter is due exactly at at.
-func (c *fakeClock) waitingUntil(at time.Time) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, w := range c.waiters {
-		if w.at.Equal(at) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestAlarmsFireOnTimer sets alarms at sub-millisecond times and moves the
@@ -114,7 +105,7 @@ func (c *fakeClock) waitingUntil(at time.Time) bool {
 // though the index keeps milliseconds), with no poll in between.
 func TestAlarmsFireOnTimer(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := &fakeClock{now: t0}
+	clock := clocktest.NewFake(t0)
 	ns := newRingers(t, clock, nil)
 	offsets := []time.Duration{100*time.Millisecond + 400*time.Microsecond, 250 * time.Millisecond, 4 * time.Second}
 	stubs := make([]worker.Stub, len(offsets))
@@ -125,7 +116,7 @@ func TestAlarmsFireOnTimer(t *testing.T) {
 	for i, d := range offsets {
 		at := t0.Add(d)
 		stepTo(t, clock, at)
-		waitFor(t, "alarm "+d.String(), func() bool { return len(ringerTimes(stubs[i].ID())) > 0 })
+		wait.For(t, "alarm "+d.String(), func() bool { return len(ringerTimes(stubs[i].ID())) > 0 })
 		if got := ringerTimes(stubs[i].ID()); len(got) != 1 || !got[0].Equal(at) {
 			t.Errorf("alarm set for +%s ran at %v, want once at +%s", d, got, d)
 		}
@@ -136,7 +127,7 @@ func TestAlarmsFireOnTimer(t *testing.T) {
 // at exactly its backoff time.
 func TestAlarmRetriesFireOnTimer(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := &fakeClock{now: t0}
+	clock := clocktest.NewFake(t0)
 	setFailerClock(clock)
 	rt := newRuntime(t, func(c *objects.Config) {
 		c.Clock, c.AlarmPollInterval, c.AlarmRetryBase = clock, time.Hour, time.Second
@@ -150,7 +141,7 @@ func TestAlarmRetriesFireOnTimer(t *testing.T) {
 	for i, delay := range []time.Duration{0, time.Second, 2 * time.Second, 4 * time.Second} {
 		at = at.Add(delay)
 		stepTo(t, clock, at)
-		waitFor(t, "attempt "+at.Format(time.TimeOnly), func() bool { return len(failerAttempts(s.ID())) > i })
+		wait.For(t, "attempt "+at.Format(time.TimeOnly), func() bool { return len(failerAttempts(s.ID())) > i })
 		if got := failerAttempts(s.ID()); len(got) != i+1 || !got[i].Equal(at) {
 			t.Fatalf("attempts at %v; want attempt %d at %v", got, i+1, at)
 		}
@@ -161,7 +152,7 @@ func TestAlarmRetriesFireOnTimer(t *testing.T) {
 // at once: the ones left wait for a slot, not for the next poll.
 func TestAlarmBacklogDrainsWithoutPoll(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := &fakeClock{now: t0}
+	clock := clocktest.NewFake(t0)
 	ns := newRingers(t, clock, func(c *objects.Config) { c.AlarmConcurrency = 2 })
 	at := t0.Add(time.Second)
 	stubs := make([]worker.Stub, 7)
@@ -171,7 +162,7 @@ func TestAlarmBacklogDrainsWithoutPoll(t *testing.T) {
 	}
 	stepTo(t, clock, at)
 	for i, s := range stubs {
-		waitFor(t, "every alarm to run", func() bool { return len(ringerTimes(s.ID())) > 0 })
+		wait.For(t, "every alarm to run", func() bool { return len(ringerTimes(s.ID())) > 0 })
 		if got := ringerTimes(s.ID()); len(got) != 1 || !got[0].Equal(at) {
 			t.Errorf("alarm %d ran at %v, want once at %v", i, got, at)
 		}
@@ -183,7 +174,7 @@ func TestAlarmBacklogDrainsWithoutPoll(t *testing.T) {
 // runs on time.
 func TestDeletedAlarmDoesNotFire(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := &fakeClock{now: t0}
+	clock := clocktest.NewFake(t0)
 	ns := newRingers(t, clock, nil)
 	gone, witness := ns.Get(ns.NewUniqueID()), ns.Get(ns.NewUniqueID())
 	setAt(t, gone, t0.Add(100*time.Millisecond))
@@ -191,7 +182,7 @@ func TestDeletedAlarmDoesNotFire(t *testing.T) {
 	setAt(t, gone, time.Time{})
 	stepTo(t, clock, t0.Add(100*time.Millisecond))
 	stepTo(t, clock, t0.Add(200*time.Millisecond))
-	waitFor(t, "the witness alarm", func() bool { return len(ringerTimes(witness.ID())) > 0 })
+	wait.For(t, "the witness alarm", func() bool { return len(ringerTimes(witness.ID())) > 0 })
 	if got := ringerTimes(gone.ID()); len(got) != 0 {
 		t.Errorf("deleted alarm ran at %v", got)
 	}
@@ -213,7 +204,7 @@ func (x aheadIndex) Lookahead() time.Duration { return x.ahead }
 // runs it at exactly its time.
 func TestAlarmClaimedAheadRunsOnTime(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := &fakeClock{now: t0}
+	clock := clocktest.NewFake(t0)
 	idx := aheadIndex{newMemIndex(), 50 * time.Millisecond}
 	ns := newRingers(t, clock, func(c *objects.Config) { c.Alarms = idx })
 	s := ns.Get(ns.NewUniqueID())
@@ -221,7 +212,7 @@ func TestAlarmClaimedAheadRunsOnTime(t *testing.T) {
 	setAt(t, s, at)
 	stepTo(t, clock, at.Add(-idx.ahead)) // the poll, which claims it
 	stepTo(t, clock, at)                 // the run
-	waitFor(t, "the alarm", func() bool { return len(ringerTimes(s.ID())) > 0 })
+	wait.For(t, "the alarm", func() bool { return len(ringerTimes(s.ID())) > 0 })
 	if got := ringerTimes(s.ID()); len(got) != 1 || !got[0].Equal(at) {
 		t.Errorf("alarm ran at %v, want once at %v", got, at)
 	}
@@ -231,7 +222,7 @@ func TestAlarmClaimedAheadRunsOnTime(t *testing.T) {
 // claimed it ahead of its old time: it runs at its new time.
 func TestHeldAlarmMovedEarlier(t *testing.T) {
 	t0 := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
-	clock := &fakeClock{now: t0}
+	clock := clocktest.NewFake(t0)
 	idx := aheadIndex{newMemIndex(), 200 * time.Millisecond}
 	ns := newRingers(t, clock, func(c *objects.Config) { c.Alarms = idx })
 	s := ns.Get(ns.NewUniqueID())
@@ -240,7 +231,7 @@ func TestHeldAlarmMovedEarlier(t *testing.T) {
 	at := t0.Add(900 * time.Millisecond)
 	setAt(t, s, at)
 	stepTo(t, clock, at)
-	waitFor(t, "the alarm", func() bool { return len(ringerTimes(s.ID())) > 0 })
+	wait.For(t, "the alarm", func() bool { return len(ringerTimes(s.ID())) > 0 })
 	if got := ringerTimes(s.ID()); len(got) != 1 || !got[0].Equal(at) {
 		t.Errorf("alarm ran at %v, want once at %v", got, at)
 	}

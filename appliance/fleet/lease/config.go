@@ -3,11 +3,12 @@ package lease
 import (
 	"errors"
 	"fmt"
-	"github.com/dwk/fleet/appliance/config"
 	"log/slog"
 	"time"
 
+	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/process/clock"
 	"github.com/dwk/fleet/appliance/process/metrics"
 )
 
@@ -49,8 +50,9 @@ type Config struct {
 	// LookupCacheTTL is how long Lookup answers from its cache. Default:
 	// 1s. Negative: no cache.
 	LookupCacheTTL time.Duration
-	// Clock is the local time source. Default: the system clock.
-	Clock Clock
+	// Clock is the local time source; lease expiry on the server never
+	// uses it. Default: clock.System.
+	Clock clock.Clock
 	// Logger receives lost leases and failed renewals. Default:
 	// slog.Default().
 	Logger *slog.Logger
@@ -74,7 +76,7 @@ func (c Config) withDefaults() Config {
 		c.LookupCacheTTL = DefaultLookupCacheTTL
 	}
 	if c.Clock == nil {
-		c.Clock = SystemClock{}
+		c.Clock = clock.System{}
 	}
 	if c.Logger == nil {
 		c.Logger = slog.Default()
@@ -108,22 +110,3 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
-
-// Clock is the manager's local time source, injected so tests control
-// time. Lease expiry on the server never uses it.
-type Clock interface {
-	Now() time.Time
-	// After delivers the time once d has passed, like time.After.
-	After(d time.Duration) <-chan time.Time
-}
-
-// SystemClock is the real clock.
-type SystemClock struct{}
-
-var _ Clock = SystemClock{}
-
-// Now returns time.Now().
-func (SystemClock) Now() time.Time { return time.Now() }
-
-// After returns time.After(d).
-func (SystemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }

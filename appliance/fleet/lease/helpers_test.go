@@ -11,6 +11,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 
@@ -94,63 +95,8 @@ func ctxFor(t testing.TB) context.Context {
 	return ctx
 }
 
-// eventually polls cond every 10ms until it holds or timeout passes.
-func eventually(t testing.TB, what string, timeout time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// fakeClock moves only when told to.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []fakeWaiter
-}
-
-type fakeWaiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-var _ Clock = (*fakeClock)(nil)
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Unix(1_900_000_000, 0)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	ch := make(chan time.Time, 1)
-	c.waiters = append(c.waiters, fakeWaiter{at: c.now.Add(d), ch: ch})
-	return ch
-}
-
-// Advance moves the clock and fires the waiters it passes.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if w.at.After(c.now) {
-			kept = append(kept, w)
-			continue
-		}
-		w.ch <- c.now
-	}
-	c.waiters = kept
-}
+// newFakeClock returns a clock that moves only when told to.
+func newFakeClock() *clocktest.Fake { return clocktest.NewFake(time.Unix(1_900_000_000, 0)) }
 
 // atomicCounter hands out distinct numbers to parallel benchmark loops.
 type atomicCounter struct {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dwk/fleet/test/wait"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -155,7 +157,7 @@ func TestPausedHolderLosesToTakeoverAndEpochsIncrease(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lb *Lease
-	eventually(t, "the server to expire a's lease so b can take over", 10*time.Second, func() bool {
+	wait.For(t, "the server to expire a's lease so b can take over", func() bool {
 		l, err := b.Acquire(ctx, "C", "x")
 		if err != nil && !errors.Is(err, ErrHeld) {
 			t.Fatal(err)

@@ -5,86 +5,15 @@ import (
 	"errors"
 	"slices"
 	"sync"
-	"testing"
 	"time"
+
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 )
 
-// fakeClock is a Clock that moves only when the test advances it.
-type fakeClock struct {
-	mu      sync.Mutex
-	now     time.Time
-	waiters []fakeWaiter
-	calls   int
-}
-
-type fakeWaiter struct {
-	at time.Time
-	ch chan time.Time
-}
-
-var _ Clock = (*fakeClock)(nil)
-
+// epoch is when every test's fake clock starts.
 var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func newFakeClock() *fakeClock { return &fakeClock{now: epoch} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.calls++
-	ch := make(chan time.Time, 1)
-	if d <= 0 {
-		ch <- c.now
-		return ch
-	}
-	c.waiters = append(c.waiters, fakeWaiter{c.now.Add(d), ch})
-	return ch
-}
-
-// Advance moves the clock by d and fires every waiter due by then.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	kept := c.waiters[:0]
-	for _, w := range c.waiters {
-		if w.at.After(c.now) {
-			kept = append(kept, w)
-			continue
-		}
-		w.ch <- c.now
-	}
-	c.waiters = kept
-}
-
-// WaitCalls blocks until After has been called n times in all: the
-// goroutine under test is asleep, waiting for the clock.
-func (c *fakeClock) WaitCalls(t *testing.T, n int) {
-	t.Helper()
-	waitFor(t, "a goroutine to wait on the clock", func() bool {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.calls >= n
-	})
-}
-
-// waitFor polls cond with a deadline.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
+func newFakeClock() *clocktest.Fake { return clocktest.NewFake(epoch) }
 
 // memStore is an in-memory Recorder and Lister with no expiry.
 type memStore struct {

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dwk/fleet/appliance/config"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/process/clock"
 )
 
 // Heartbeat defaults.
@@ -30,8 +32,8 @@ type HeartbeatOptions struct {
 	// Timeout bounds each write. Default: Interval.
 	Timeout time.Duration
 	// Clock paces the writes and stamps Member.Heartbeat. Default:
-	// SystemClock.
-	Clock Clock
+	// clock.System.
+	Clock clock.Clock
 	// Logger receives failed periodic writes, which have no caller to
 	// return them to. Default: slog.Default().
 	Logger *slog.Logger
@@ -55,7 +57,7 @@ func (o HeartbeatOptions) withDefaults() (HeartbeatOptions, error) {
 		o.Timeout = o.Interval
 	}
 	if o.Clock == nil {
-		o.Clock = SystemClock{}
+		o.Clock = clock.System{}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

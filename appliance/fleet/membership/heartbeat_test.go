@@ -6,12 +6,15 @@ import (
 	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/dwk/fleet/appliance/process/clock"
+	"github.com/dwk/fleet/test/wait"
 )
 
-func newTestHeartbeat(t *testing.T, rec Recorder, clock Clock) *Heartbeat {
+func newTestHeartbeat(t *testing.T, rec Recorder, clk clock.Clock) *Heartbeat {
 	t.Helper()
 	self := Member{ID: "r1", Internal: "10.0.0.1:8788", Public: "10.0.0.1:8787", Version: "v1"}
-	h, err := NewHeartbeat(rec, self, HeartbeatOptions{TTL: 9 * time.Second, Clock: clock, Logger: slog.New(slog.DiscardHandler)})
+	h, err := NewHeartbeat(rec, self, HeartbeatOptions{TTL: 9 * time.Second, Clock: clk, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +46,7 @@ func TestHeartbeatLifecycle(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		clock.WaitCalls(t, i)
 		clock.Advance(3 * time.Second)
-		waitFor(t, "a periodic write", func() bool { return len(store.putLog()) == 1+i })
+		wait.For(t, "a periodic write", func() bool { return len(store.putLog()) == 1+i })
 	}
 	if got := store.putLog()[3].Heartbeat; !got.Equal(epoch.Add(9 * time.Second)) {
 		t.Errorf("third periodic write stamped %s, want %s", got, epoch.Add(9*time.Second))
@@ -130,7 +133,7 @@ func TestHeartbeatFailures(t *testing.T) {
 	}
 	clock.WaitCalls(t, 1)
 	clock.Advance(3 * time.Second)
-	waitFor(t, "two failures", func() bool { return h.Status().Failures == 2 })
+	wait.For(t, "two failures", func() bool { return h.Status().Failures == 2 })
 	if st := h.Status(); !errors.Is(st.Err, errDown) || !st.LastWrite.Equal(epoch) {
 		t.Errorf("Status = %+v, want the failure and the last good write", st)
 	}
@@ -139,7 +142,7 @@ func TestHeartbeatFailures(t *testing.T) {
 	store.setErr(nil)
 	clock.WaitCalls(t, 2)
 	clock.Advance(3 * time.Second)
-	waitFor(t, "recovery", func() bool { return h.Status().Failures == 0 })
+	wait.For(t, "recovery", func() bool { return h.Status().Failures == 0 })
 	if got := store.putLog(); got[len(got)-1].State != StateReady {
 		t.Errorf("write after recovery carried %s, want ready", got[len(got)-1].State)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/storetest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // openStore returns a coordination store on a new namespace of a real
@@ -75,7 +76,7 @@ func TestRegistry(t *testing.T) {
 	if err := r.Put(ctx, member("short", StateReady), 200*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the short-lived record to expire", func() bool {
+	wait.For(t, "the short-lived record to expire", func() bool {
 		ms, err := r.List(ctx)
 		return err == nil && equal(ids(ms), []string{"b"})
 	})
@@ -136,7 +137,7 @@ func TestFleetView(t *testing.T) {
 	waitReady := func(what string, want ...string) time.Duration {
 		t.Helper()
 		start := time.Now()
-		waitFor(t, what, func() bool { return equal(ids(view.Ready()), want) })
+		wait.For(t, what, func() bool { return equal(ids(view.Ready()), want) })
 		return time.Since(start)
 	}
 	waitReady("all three ready", "r1", "r2", "r3")

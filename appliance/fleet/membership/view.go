@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dwk/fleet/appliance/process/clock"
 )
 
 // View defaults.
@@ -28,8 +30,8 @@ type ViewOptions struct {
 	Interval time.Duration
 	// Timeout bounds each listing. Default: 2s.
 	Timeout time.Duration
-	// Clock paces the listings. Default: SystemClock.
-	Clock Clock
+	// Clock paces the listings. Default: clock.System.
+	Clock clock.Clock
 	// Logger receives failed listings, which have no caller to return them
 	// to. Default: slog.Default().
 	Logger *slog.Logger
@@ -46,7 +48,7 @@ func (o ViewOptions) withDefaults() (ViewOptions, error) {
 		o.Timeout = DefaultViewTimeout
 	}
 	if o.Clock == nil {
-		o.Clock = SystemClock{}
+		o.Clock = clock.System{}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -6,11 +6,14 @@ import (
 	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/dwk/fleet/appliance/process/clock"
+	"github.com/dwk/fleet/test/wait"
 )
 
-func newTestView(t *testing.T, l Lister, clock Clock) *View {
+func newTestView(t *testing.T, l Lister, clk clock.Clock) *View {
 	t.Helper()
-	v, err := NewView(l, ViewOptions{Clock: clock, Logger: slog.New(slog.DiscardHandler)})
+	v, err := NewView(l, ViewOptions{Clock: clk, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +145,7 @@ func TestViewKeepsLastListingOnFailure(t *testing.T) {
 	store.setErr(errDown)
 	clock.WaitCalls(t, 1)
 	clock.Advance(DefaultViewInterval)
-	waitFor(t, "a failed refresh", func() bool { return v.Stats().Failures == 2 })
+	wait.For(t, "a failed refresh", func() bool { return v.Stats().Failures == 2 })
 	if got := ids(v.Ready()); !equal(got, []string{"a"}) {
 		t.Errorf("Ready during an outage = %v, want the last listing", got)
 	}
@@ -152,7 +155,7 @@ func TestViewKeepsLastListingOnFailure(t *testing.T) {
 	store.set(member("b", StateReady))
 	clock.WaitCalls(t, 2)
 	clock.Advance(DefaultViewInterval)
-	waitFor(t, "the periodic refresh", func() bool { return len(v.Ready()) == 2 })
+	wait.For(t, "the periodic refresh", func() bool { return len(v.Ready()) == 2 })
 	if !v.Updated().Equal(epoch.Add(2 * DefaultViewInterval)) {
 		t.Errorf("Updated = %s", v.Updated())
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/wait"
 )
 
 func newIndex(t *testing.T, b *backend, claimer string, visibility time.Duration) *objcentral.AlarmIndex {
@@ -147,7 +148,7 @@ func TestAlarmIndexClaimExpires(t *testing.T) {
 	if due, _ := alive.Due(ctx, []string{"A"}, time.Now(), 10); len(due) != 0 {
 		t.Fatalf("claimed entry returned to another replica")
 	}
-	eventually(t, "the dead claimer's entry to come back", 10*time.Second, func() bool {
+	wait.For(t, "the dead claimer's entry to come back", func() bool {
 		due, _ := alive.Due(ctx, []string{"A"}, time.Now(), 10)
 		return len(due) == 1
 	})
@@ -180,7 +181,7 @@ func TestAlarmsFireOnHolderTimer(t *testing.T) {
 			t.Fatalf("set alarm: %d %s", code, body)
 		}
 	}
-	eventually(t, "every alarm to fire", 15*time.Second, func() bool {
+	wait.Within(t, 15*time.Second, "every alarm to fire", func() bool {
 		for i := range n {
 			if len(p.alarmRuns(fmt.Sprint("t", i))) == 0 {
 				return false

@@ -18,6 +18,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/internalauth"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // startFleet starts n replicas r1…rn over one backend, all ready members
@@ -131,7 +132,7 @@ func TestStaleHolderIsFenced(t *testing.T) {
 	// Until the paused holder's lease expires on the server, the other
 	// replica forwards to it (and the paused holder may still write: no
 	// one else has opened the object).
-	eventually(t, "the other replica to take the object over", 10*time.Second, func() bool {
+	wait.For(t, "the other replica to take the object over", func() bool {
 		if code, _ := other.do(t, http.MethodPost, "c", "/inc"); code == http.StatusOK {
 			acked++
 		}
@@ -267,7 +268,7 @@ func TestAlarmsRunOnceOnHolder(t *testing.T) {
 			t.Fatalf("set alarm: %d %s", code, body)
 		}
 	}
-	eventually(t, "every alarm to fire", 15*time.Second, func() bool {
+	wait.Within(t, 15*time.Second, "every alarm to fire", func() bool {
 		for i := range n {
 			if len(p.alarmRuns(fmt.Sprint("a", i))) == 0 {
 				return false

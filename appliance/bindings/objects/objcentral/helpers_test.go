@@ -20,6 +20,8 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/clock"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
@@ -90,7 +92,7 @@ func (b *backend) objectStore(t testing.TB) (*objcentral.Store, *hranaclient.Cli
 // replicaOptions tune one replica.
 type replicaOptions struct {
 	name       string
-	leaseClock lease.Clock // nil: the system clock
+	leaseClock clock.Clock // nil: the system clock
 	ttl        time.Duration
 	members    objcentral.Members // nil: the fleet's
 	objects    objtest.Options    // runtime settings; Env overrides env
@@ -274,35 +276,10 @@ func ctxFor(t testing.TB) context.Context {
 	return ctx
 }
 
-// eventually polls cond every 10ms until it holds or timeout passes.
-func eventually(t testing.TB, what string, timeout time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// fakeClock moves only when told to: a lease manager on it never renews
-// and never notices time passing, like a paused process.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// After never fires: nothing waiting on the fake clock wakes up.
-func (c *fakeClock) After(time.Duration) <-chan time.Time { return nil }
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Now()} }
+// newFakeClock returns a clock that moves only when told to, and no test
+// moves it: a lease manager on it never renews and never notices time
+// passing, like a paused process.
+func newFakeClock() *clocktest.Fake { return clocktest.NewFake(time.Now()) }
 
 // objtestOptions are runtime settings with the given alarm poll interval.
 func objtestOptions(poll time.Duration) objtest.Options {
