@@ -7,13 +7,9 @@ import (
 	"io"
 	"time"
 
-	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
+	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/fleet/namespaces"
 	"github.com/dwk/fleet/appliance/fleet/probe"
-	"github.com/dwk/fleet/appliance/libsql/hranaclient"
-	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
-	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
 func init() {
@@ -46,11 +42,13 @@ func runDiagnose(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cfg, err := probeConfig(ctx, c)
+	clients, err := central.Dial(ctx, c, central.Options{})
 	if err != nil {
 		fmt.Fprintln(stderr, "dwk diagnose:", err)
 		return 1
 	}
+	defer clients.Close()
+	cfg := clients.Probe()
 	cfg.Diagnose, cfg.MaxClockSkew = true, *maxSkew
 	report, err := probe.Run(ctx, cfg)
 	if len(report.Results) == 0 {
@@ -67,32 +65,4 @@ func runDiagnose(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
-}
-
-// probeConfig builds the probes' clients from c the way dwk serve does.
-func probeConfig(ctx context.Context, c *config.Config) (probe.Config, error) {
-	ls, sc := c.Storage.LibSQL, c.Storage.S3
-	token, _ := ls.AuthToken.Resolve()
-	adminKey, _ := ls.AdminToken.Resolve()
-	client, err := hranaclient.New(hranaclient.Config{URL: ls.URL, AuthToken: token, Namespace: namespaces.Coord(c.Fleet.Name)})
-	if err != nil {
-		return probe.Config{}, fmt.Errorf("storage.libsql: %w", err)
-	}
-	var admin *libsqladmin.Client
-	if ls.AdminURL != "" {
-		if admin, err = libsqladmin.New(libsqladmin.Config{URL: ls.AdminURL, AdminKey: adminKey}); err != nil {
-			return probe.Config{}, fmt.Errorf("storage.libsql.admin_url: %w", err)
-		}
-	}
-	ak, _ := sc.AccessKey.Resolve()
-	sk, _ := sc.SecretKey.Resolve()
-	s3c, err := r2central.NewClient(ctx, r2central.Config{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sc.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: sc.PathStyle})
-	if err != nil {
-		return probe.Config{}, fmt.Errorf("storage.s3: %w", err)
-	}
-	return probe.Config{
-		Fleet: c.Fleet.Name, Version: buildinfo.Version(),
-		LibSQL: client, LibSQLURL: ls.URL, Admin: admin, AdminURL: ls.AdminURL,
-		S3: s3c, Bucket: sc.Bucket, S3Endpoint: sc.Endpoint,
-	}, nil
 }

@@ -11,14 +11,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
+	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/marker"
 	"github.com/dwk/fleet/appliance/fleet/markerstore"
-	"github.com/dwk/fleet/appliance/fleet/namespaces"
-	"github.com/dwk/fleet/appliance/libsql/hranaclient"
-	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/appliance/process/buildinfo"
 )
 
@@ -61,48 +58,37 @@ func runProvision(args []string, stdout, stderr io.Writer) int {
 }
 
 func provision(ctx context.Context, c *config.Config, createBucket bool, out io.Writer) error {
-	ls, fleet := c.Storage.LibSQL, c.Fleet.Name
-	token, _ := ls.AuthToken.Resolve()
-	adminKey, _ := ls.AdminToken.Resolve()
-	ns := namespaces.Coord(fleet)
-	if ls.AdminURL != "" {
-		admin, err := libsqladmin.New(libsqladmin.Config{URL: ls.AdminURL, AdminKey: adminKey})
-		if err != nil {
-			return err
-		}
-		if err := admin.Create(ctx, ns); err != nil {
+	fleet := c.Fleet.Name
+	clients, err := central.Dial(ctx, c, central.Options{})
+	if err != nil {
+		return err
+	}
+	defer clients.Close()
+	ns := clients.Coord.Namespace()
+	if clients.Admin != nil {
+		if err := clients.Admin.Create(ctx, ns); err != nil {
 			return fmt.Errorf("create coordination database %s: %w", ns, err)
 		}
 		fmt.Fprintf(out, "coordination database %s: ok\n", ns)
 	}
-	client, err := hranaclient.New(hranaclient.Config{URL: ls.URL, AuthToken: token, Namespace: ns})
-	if err != nil {
-		return err
-	}
-	st, err := coord.Open(ctx, client, coord.Options{SweepInterval: -1})
+	st, err := coord.Open(ctx, clients.Coord, coord.Options{SweepInterval: -1})
 	if err != nil {
 		return fmt.Errorf("open coordination database %s: %w", ns, err)
 	}
 	defer st.Close(context.Background())
 
-	sc := c.Storage.S3
-	ak, _ := sc.AccessKey.Resolve()
-	sk, _ := sc.SecretKey.Resolve()
-	s3c, err := r2central.NewClient(ctx, r2central.Config{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sc.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: sc.PathStyle})
-	if err != nil {
-		return err
-	}
-	if err := markerstore.BucketExists(ctx, s3c, sc.Bucket); err != nil {
+	s3c, bucket := clients.S3, clients.S3Config.Bucket
+	if err := markerstore.BucketExists(ctx, s3c, bucket); err != nil {
 		if !createBucket {
 			return fmt.Errorf("%w (run with --create-bucket to create it)", err)
 		}
-		if _, err := s3c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(sc.Bucket)}); err != nil {
-			return fmt.Errorf("create bucket %s: %w", sc.Bucket, err)
+		if _, err := s3c.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: aws.String(bucket)}); err != nil {
+			return fmt.Errorf("create bucket %s: %w", bucket, err)
 		}
-		fmt.Fprintf(out, "bucket %s: created\n", sc.Bucket)
+		fmt.Fprintf(out, "bucket %s: created\n", bucket)
 	}
 
-	copies, err := markerstore.Read(ctx, st, s3c, sc.Bucket)
+	copies, err := markerstore.Read(ctx, st, s3c, bucket)
 	if err == nil && copies.InSync() && copies.Coord.Marker.Fleet == fleet {
 		fmt.Fprintf(out, "mode marker for fleet %q: already in place (id %s)\n", fleet, copies.Coord.Marker.ID)
 		return nil
@@ -113,7 +99,7 @@ func provision(ctx context.Context, c *config.Config, createBucket bool, out io.
 		return err
 	}
 	m := marker.New(fleet, buildinfo.SchemaVersion, "dwk provision "+buildinfo.Version())
-	if err := markerstore.Write(ctx, st, s3c, sc.Bucket, m); err != nil {
+	if err := markerstore.Write(ctx, st, s3c, bucket, m); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "mode marker for fleet %q: written (id %s)\n", fleet, m.ID)

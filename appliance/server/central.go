@@ -16,6 +16,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/bindings/queue/queuecentral"
 	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
+	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/internalauth"
@@ -23,8 +24,6 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
 	"github.com/dwk/fleet/appliance/fleet/probe"
-	"github.com/dwk/fleet/appliance/libsql/hranaclient"
-	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/appliance/process/datadir"
 	"github.com/dwk/fleet/appliance/process/metrics"
@@ -56,33 +55,13 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 			f.close(context.Background())
 		}
 	}()
-	ls := cfg.Storage.LibSQL
-	token, _ := ls.AuthToken.Resolve() // validated
-	adminKey, _ := ls.AdminToken.Resolve()
-	secret, _ := cfg.Fleet.Secret.Resolve()
 	fleet := cfg.Fleet.Name
-
-	coordClient, err := hranaclient.New(hranaclient.Config{URL: ls.URL, AuthToken: token, Namespace: namespaces.Coord(fleet), OnRoundTrip: m.CoordRoundTrips.Inc})
+	clients, err := central.Dial(ctx, cfg, central.Options{OnCoordRoundTrip: m.CoordRoundTrips.Inc})
 	if err != nil {
-		return nil, fmt.Errorf("storage.libsql: %w", err)
+		return nil, err
 	}
-	var admin *libsqladmin.Client
-	if ls.AdminURL != "" {
-		if admin, err = libsqladmin.New(libsqladmin.Config{URL: ls.AdminURL, AdminKey: adminKey}); err != nil {
-			return nil, fmt.Errorf("storage.libsql.admin_url: %w", err)
-		}
-	}
-	s3cfg := s3Config(cfg.Storage.S3)
-	s3client, err := r2central.NewClient(ctx, s3cfg)
-	if err != nil {
-		return nil, fmt.Errorf("storage.s3: %w", err)
-	}
-
-	if _, err := probe.Run(ctx, probe.Config{
-		Fleet: fleet, Version: buildinfo.Version(),
-		LibSQL: coordClient, LibSQLURL: ls.URL, Admin: admin, AdminURL: ls.AdminURL,
-		S3: s3client, Bucket: s3cfg.Bucket, S3Endpoint: s3cfg.Endpoint,
-	}); err != nil {
+	f.closers = append(f.closers, func() error { clients.Close(); return nil })
+	if _, err := probe.Run(ctx, clients.Probe()); err != nil {
 		return nil, err
 	}
 	if cfg.Storage.DataDir != "" {
@@ -91,7 +70,7 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 		}
 		f.closers = append(f.closers, f.dir.Close)
 	}
-	if f.coord, err = coord.Open(ctx, coordClient, coord.Options{Logger: log}); err != nil {
+	if f.coord, err = coord.Open(ctx, clients.Coord, coord.Options{Logger: log}); err != nil {
 		return nil, fmt.Errorf("open coordination store: %w", err)
 	}
 	f.closers = append(f.closers, func() error { return f.coord.Close(context.Background()) })
@@ -99,21 +78,21 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 	if err := f.join(ctx, cfg, log); err != nil {
 		return nil, err
 	}
-	key, err := internalauth.New([]byte(secret))
+	key, err := internalauth.New([]byte(clients.Secret))
 	if err != nil {
 		return nil, fmt.Errorf("fleet.secret: %w", err)
 	}
 	envs := map[string]*worker.Env{}
-	if err := f.newObjects(cfg, []byte(secret), key, token, adminKey, envs, m, log); err != nil {
+	if err := f.newObjects(cfg, []byte(clients.Secret), key, clients.ObjectShards, envs, m, log); err != nil {
 		return nil, err
 	}
 	queueNS := namespaces.Queues(fleet)
-	if admin != nil {
-		if err := admin.Create(ctx, queueNS); err != nil {
+	if clients.Admin != nil {
+		if err := clients.Admin.Create(ctx, queueNS); err != nil {
 			return nil, fmt.Errorf("create queue database %s: %w", queueNS, err)
 		}
 	}
-	if f.broker, err = queuecentral.Open(ctx, coordClient.WithNamespace(queueNS), queuecentral.Options{}); err != nil {
+	if f.broker, err = queuecentral.Open(ctx, clients.Coord.WithNamespace(queueNS), queuecentral.Options{}); err != nil {
 		return nil, fmt.Errorf("open queues: %w", err)
 	}
 	f.closers = append(f.closers, f.broker.Close)
@@ -123,8 +102,8 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 	}
 
 	st := &centralStores{
-		cfg: cfg, metrics: m, log: log, token: token, admin: admin, coord: f.coord,
-		s3: s3client, s3cfg: s3cfg, broker: f.broker, objects: f.objects,
+		cfg: cfg, metrics: m, log: log, token: clients.AuthToken, admin: clients.Admin, coord: f.coord,
+		s3: clients.S3, s3cfg: clients.S3Config, broker: f.broker, objects: f.objects,
 		d1: map[string]*d1central.DB{}, r2: map[string]*r2central.Bucket{}, kv: map[string]*kvcentral.Namespace{},
 	}
 	a, err = assemble(cfg, st, envs, m, claimer, log)
@@ -180,7 +159,7 @@ func (f *centralFleet) join(ctx context.Context, cfg *config.Config, log *slog.L
 
 // newObjects makes the object runtime over per-object libSQL databases,
 // with leases for placement and internal HTTP for forwarding.
-func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key internalauth.Key, token, adminKey string, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) error {
+func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key internalauth.Key, shards []objcentral.Shard, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) error {
 	f.leases = lease.New(lease.Config{
 		Coord: f.coord, Member: cfg.Fleet.Member, Addr: cfg.Listen.Advertise, TTL: cfg.Lease.TTL.D(), Metrics: m, Logger: log,
 	})
@@ -188,10 +167,6 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key interna
 		return fmt.Errorf("start leases: %w", err)
 	}
 	f.closers = append(f.closers, func() error { return f.leases.Close(context.Background()) })
-	shards, err := objectShards(cfg.Storage.LibSQL, token, adminKey)
-	if err != nil {
-		return err
-	}
 	cacheDir, cacheBytes := objectCache(cfg.Storage)
 	store, err := objcentral.NewStore(objcentral.StoreConfig{
 		Shards: shards, NamespacePrefix: namespaces.ObjectPrefix(cfg.Fleet.Name),
@@ -209,7 +184,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key interna
 	}
 	f.objects = objects.New(objects.Config{
 		Secret: secret, Store: store, Alarms: alarms, Placer: placer,
-		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: placer, Metrics: m, Logger: log}),
+		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: placer, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
 		Env:       classEnv(cfg, envs),
 		Logger:    log.With("component", "objects"),
 	})
@@ -228,33 +203,6 @@ func objectCache(s config.Storage) (string, int64) {
 		dir = filepath.Join(s.DataDir, "objects")
 	}
 	return dir, max
-}
-
-// objectShards are the libSQL servers object databases live on: the main
-// one, then every object_shards entry.
-func objectShards(ls *config.LibSQL, token, adminKey string) ([]objcentral.Shard, error) {
-	type server struct{ url, admin, token, adminKey string }
-	servers := []server{{ls.URL, ls.AdminURL, token, adminKey}}
-	for _, sh := range ls.ObjectShards {
-		t, _ := sh.AuthToken.Resolve()
-		k, _ := sh.AdminToken.Resolve()
-		servers = append(servers, server{sh.URL, sh.AdminURL, t, k})
-	}
-	var out []objcentral.Shard
-	for _, s := range servers {
-		c, err := hranaclient.New(hranaclient.Config{URL: s.url, AuthToken: s.token})
-		if err != nil {
-			return nil, fmt.Errorf("object shard %s: %w", s.url, err)
-		}
-		sh := objcentral.Shard{Name: s.url, Client: c}
-		if s.admin != "" {
-			if sh.Admin, err = libsqladmin.New(libsqladmin.Config{URL: s.admin, AdminKey: s.adminKey}); err != nil {
-				return nil, fmt.Errorf("object shard %s: %w", s.admin, err)
-			}
-		}
-		out = append(out, sh)
-	}
-	return out, nil
 }
 
 // readyMembers adapts the fleet view to what placement needs.
@@ -300,10 +248,4 @@ func (f *centralFleet) close(ctx context.Context) error {
 	}
 	f.closers = nil
 	return errors.Join(errs...)
-}
-
-func s3Config(s *config.S3) r2central.Config {
-	ak, _ := s.AccessKey.Resolve()
-	sk, _ := s.SecretKey.Resolve()
-	return r2central.Config{Endpoint: s.Endpoint, Region: s.Region, Bucket: s.Bucket, AccessKey: ak, SecretKey: sk, PathStyle: s.PathStyle}
 }

@@ -109,6 +109,10 @@ func (s *Server) Run(ctx context.Context) error {
 	s.mu.Lock()
 	s.started = time.Now().UTC()
 	s.mu.Unlock()
+	adminToken, err := s.cfg.Admin.Token.Resolve()
+	if err != nil {
+		return fmt.Errorf("admin.token: %w", err)
+	}
 	switch s.cfg.Storage.Mode {
 	case config.ModeLocal:
 		app, err = openLocal(ctx, s.cfg, s.metrics, s.log)
@@ -156,8 +160,7 @@ func (s *Server) Run(ctx context.Context) error {
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.admin): %w", s.cfg.Listen.Admin, err)
 		}
-		token, _ := s.cfg.Admin.Token.Resolve() // validated
-		admin = s.httpServer(s.adminHandler(token, app.objects))
+		admin = s.httpServer(s.adminHandler(adminToken, app.objects))
 		s.mu.Lock()
 		s.adminAddr = adminLn.Addr()
 		s.mu.Unlock()
