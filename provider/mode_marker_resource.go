@@ -17,11 +17,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/appliance/central"
+	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/marker"
 	"github.com/dwk/fleet/appliance/fleet/markerstore"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
-	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/provider/internal/validators"
 )
@@ -164,6 +165,7 @@ func (r *modeMarkerResource) Configure(_ context.Context, req resource.Configure
 // markerStores is an open connection to both stores of one marker.
 type markerStores struct {
 	fleet, bucket string
+	clients       *central.Clients
 	// coord is nil when the coordination database does not exist.
 	coord *coord.Store
 	s3    markerstore.S3API
@@ -176,6 +178,7 @@ func (s *markerStores) close() {
 		defer cancel()
 		s.coord.Close(ctx)
 	}
+	s.clients.Close()
 }
 
 // open connects to the stores of m. A missing coordination database is not
@@ -193,27 +196,42 @@ func (r *modeMarkerResource) open(ctx context.Context, m *modeMarkerModel) (*mar
 	if lc.URL == "" {
 		return nil, fmt.Errorf("no libSQL URL: set libsql.url on the resource or the provider, or %s", EnvLibSQLURL)
 	}
-	fleet := m.Fleet.ValueString()
-	ns := namespaces.Coord(fleet)
-	st := &markerStores{fleet: fleet, bucket: m.Bucket.ValueString(), where: fmt.Sprintf("namespace %s at %s", ns, lc.URL)}
-	s3c, err := sc.client(ctx)
+	st := &markerStores{fleet: m.Fleet.ValueString(), bucket: m.Bucket.ValueString()}
+	clients, err := central.Dial(ctx, storesConfig(st.fleet, st.bucket, lc, sc), central.Options{})
 	if err != nil {
 		return nil, err
 	}
-	st.s3 = s3c
-	hc, err := hranaclient.New(hranaclient.Config{URL: lc.URL, AuthToken: lc.AuthToken, Namespace: ns})
-	if err != nil {
-		return nil, err
+	st.clients, st.where = clients, fmt.Sprintf("namespace %s at %s", clients.Coord.Namespace(), lc.URL)
+	if clients.S3 != nil {
+		st.s3 = clients.S3
 	}
-	cs, err := coord.Open(ctx, hc, coord.Options{SweepInterval: -1})
+	cs, err := coord.Open(ctx, clients.Coord, coord.Options{SweepInterval: -1})
 	switch {
 	case errors.Is(err, coord.ErrNoDatabase):
 		return st, nil
 	case err != nil:
+		clients.Close()
 		return nil, fmt.Errorf("open the coordination database (%s): %w", st.where, err)
 	}
 	st.coord = cs
 	return st, nil
+}
+
+// storesConfig is the part of dwk.json that central.Dial builds a
+// replica's clients from, for these connections. Without a bucket there
+// is no storage.s3 and no S3 client: the bucket copy is not read.
+func storesConfig(fleet, bucket string, lc libsqlConn, sc s3Conn) *config.Config {
+	cfg := &config.Config{Fleet: config.Fleet{Name: fleet}, Storage: config.Storage{
+		Mode:   config.ModeCentral,
+		LibSQL: &config.LibSQL{URL: lc.URL, AuthToken: config.Literal(lc.AuthToken)},
+	}}
+	if bucket != "" {
+		cfg.Storage.S3 = &config.S3{
+			Endpoint: sc.Endpoint, Region: sc.Region, Bucket: bucket, PathStyle: sc.PathStyle,
+			AccessKey: config.Literal(sc.AccessKey), SecretKey: config.Literal(sc.SecretKey),
+		}
+	}
+	return cfg
 }
 
 // read returns both copies. A missing database or bucket reads as a
