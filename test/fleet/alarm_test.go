@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestAlarmSurvivesHolderKill sets an alarm on an object, kills the object's
@@ -33,7 +34,7 @@ func TestAlarmSurvivesHolderKill(t *testing.T) {
 	victim.Kill()
 	set := time.Now()
 	var st struct{ Fired int64 }
-	eventually(t, 30*time.Second, "the alarm fires after its holder was killed", func() bool {
+	wait.Within(t, 30*time.Second, "the alarm fires after its holder was killed", func() bool {
 		_, _, err := get(other.Public+"/counter/alarmed/alarm", &st)
 		return err == nil && st.Fired >= 1
 	})

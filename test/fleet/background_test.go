@@ -10,6 +10,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestCronOncePerTick runs a one-second schedule on 3 replicas for about 20
@@ -104,7 +105,7 @@ func TestQueueDeliveryUnderKills(t *testing.T) {
 		Messages, Notifications, Deliveries int64
 		Undelivered                         []int64
 	}
-	eventually(t, 120*time.Second, "every acknowledged message delivered", func() bool {
+	wait.Within(t, 120*time.Second, "every acknowledged message delivered", func() bool {
 		if _, _, err := get(f.Replicas[0].Public+"/chat/stats", &st); err != nil {
 			return false
 		}

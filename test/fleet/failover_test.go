@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestFailoverAfterKill kills the holder of an object with SIGKILL: another
@@ -42,7 +43,7 @@ func TestFailoverAfterKill(t *testing.T) {
 	victim.Kill()
 	killed := time.Now()
 	var got struct{ Value int64 }
-	eventually(t, 4*ttl, "another replica serves the object", func() bool {
+	wait.Within(t, 4*ttl, "another replica serves the object", func() bool {
 		_, m, err := get(other.Public+"/counter/failover", &got)
 		return err == nil && m != victim.Member
 	})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"testing"
 	"time"
 )
 
@@ -58,16 +57,4 @@ func send(req *http.Request, out any) (int, string, error) {
 		}
 	}
 	return resp.StatusCode, resp.Header.Get("X-Dwk-Member"), nil
-}
-
-// eventually polls cond until it holds or the deadline passes.
-func eventually(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, d)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/refworkers/counter"
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // The tests named TestReplica* check the local replicas of central
@@ -416,7 +417,7 @@ func chaos(t *testing.T, name string, ttl time.Duration, victim *fleettest.Repli
 			clients.Wait()
 		}
 	}()
-	eventually(t, 20*time.Second, "increments acknowledged by the holder", func() bool { return l.acked.Load() >= 20 })
+	wait.Within(t, 20*time.Second, "increments acknowledged by the holder", func() bool { return l.acked.Load() >= 20 })
 	if n := l.ackedElsewhere.Load(); n != 0 {
 		t.Fatalf("%d increments served by a replica other than the holder %s before the strike", n, victim.Member)
 	}
@@ -428,14 +429,14 @@ func chaos(t *testing.T, name string, ttl time.Duration, victim *fleettest.Repli
 	// lease TTLs: one sent to the paused holder before its lease ran out
 	// would hang, so they try again.
 	l.run(&clients, 4, 2*ttl, stop)
-	eventually(t, 30*time.Second, "another replica acknowledges increments", func() bool { return l.ackedElsewhere.Load() >= 20 })
+	wait.Within(t, 30*time.Second, "another replica acknowledges increments", func() bool { return l.ackedElsewhere.Load() >= 20 })
 	took := time.Since(struck)
 	if undo != nil {
 		undo()
 		// The resumed holder's requests come back; let the new holder
 		// take more writes while they do.
 		resumed := l.acked.Load()
-		eventually(t, 30*time.Second, "increments after the resume", func() bool { return l.acked.Load() >= resumed+10 })
+		wait.Within(t, 30*time.Second, "increments after the resume", func() bool { return l.acked.Load() >= resumed+10 })
 	}
 	close(stop)
 	clients.Wait()
@@ -443,7 +444,7 @@ func chaos(t *testing.T, name string, ttl time.Duration, victim *fleettest.Repli
 
 	var final counterValue
 	var member string
-	eventually(t, 20*time.Second, "the final value is served", func() bool {
+	wait.Within(t, 20*time.Second, "the final value is served", func() bool {
 		var err error
 		member, err = l.request("GET", entries[0], "/counter/"+name, 10*time.Second, &final)
 		return err == nil

@@ -19,6 +19,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dwk/fleet/test/procs"
+	"github.com/dwk/fleet/test/wait"
 )
 
 var readyRE = regexp.MustCompile(`ready on (http://\S+)`)
@@ -94,18 +95,11 @@ func TestAlarmFiresAfterRestart(t *testing.T) {
 	}
 	stop(t, p)
 	_, url = serve(t, dir)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	wait.Within(t, 30*time.Second, "the alarm set before the restart to fire after it", func() bool {
 		var st struct{ Fired int64 }
 		call(t, "GET", url+"/counter/alarmed/alarm", nil, &st)
-		if st.Fired >= 1 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("alarm set before the restart did not fire after it")
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return st.Fired >= 1
+	})
 }
 
 func TestSecondServeRefused(t *testing.T) {
@@ -164,18 +158,11 @@ func TestChatRoomBroadcast(t *testing.T) {
 	if len(hist) != 2 {
 		t.Errorf("history has %d messages, want 2: %+v", len(hist), hist)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		var st struct{ Messages, Notifications int64 }
+	var st struct{ Messages, Notifications int64 }
+	wait.Within(t, 30*time.Second, "2 notifications", func() bool {
 		call(t, "GET", url+"/chat/stats", nil, &st)
-		if st.Notifications == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("notifications = %d after 30s, want 2", st.Notifications)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return st.Notifications == 2
+	})
 }
 
 func TestChatAttachment(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // fakeClaimer is an in-memory Claimer whose Claim always fails or hands out
@@ -98,28 +99,14 @@ func TestConsumerSurvivesClaimErrors(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for c.Stats().ClaimErrors < 3 {
-		if time.Now().After(deadline) {
-			t.Fatal("consumer stopped polling after claim errors")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	wait.For(t, "the consumer to keep polling after claim errors", func() bool { return c.Stats().ClaimErrors >= 3 })
 	f.mu.Lock()
 	f.claimErr = nil
 	f.pending = []Delivery{{ID: "a", Receipt: "r", Attempts: 1}}
 	f.mu.Unlock()
-	for {
-		if _, settled := f.snapshot(); len(settled) == 1 {
-			if settled[0].Kind != SettleAck {
-				t.Errorf("settled %+v, want ack", settled[0])
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("consumer did not recover after claim errors")
-		}
-		time.Sleep(time.Millisecond)
+	wait.For(t, "the consumer to recover after claim errors", func() bool { _, settled := f.snapshot(); return len(settled) == 1 })
+	if _, settled := f.snapshot(); settled[0].Kind != SettleAck {
+		t.Errorf("settled %+v, want ack", settled[0])
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()

@@ -109,15 +109,3 @@ func rawRows(t testing.TB, s *Store) int64 {
 	}
 	return res.Rows[0][0].Int
 }
-
-// eventually polls cond every 20ms until it holds or 10s pass.
-func eventually(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within 10s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}

@@ -20,6 +20,7 @@ import (
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/wait"
 )
 
 func TestStore(t *testing.T) {
@@ -233,7 +234,7 @@ func testTTL(t *testing.T, srv *server) {
 	if lo, hi := before.Add(700*time.Millisecond-time.Second), time.Now().Add(700*time.Millisecond+time.Second); e.Expires.Before(lo) || e.Expires.After(hi) {
 		t.Errorf("Expires = %s, want about now+700ms", e.Expires)
 	}
-	eventually(t, "expired key reads as absent", func() bool { return !mustGet(t, s, k).Exists() })
+	wait.For(t, "expired key reads as absent", func() bool { return !mustGet(t, s, k).Exists() })
 	if time.Since(before) < 600*time.Millisecond {
 		t.Errorf("key expired after %s, before its TTL", time.Since(before))
 	}
@@ -254,7 +255,7 @@ func testTTL(t *testing.T, srv *server) {
 	// Sum on an expired counter starts from zero and drops the expiry.
 	n := tuple.Key{"n"}
 	mustCommit(t, s.Atomic().SetU64(n, 100, 300*time.Millisecond))
-	eventually(t, "counter expires", func() bool { return !mustGet(t, s, n).Exists() })
+	wait.For(t, "counter expires", func() bool { return !mustGet(t, s, n).Exists() })
 	mustCommit(t, s.Atomic().Sum(n, 2))
 	if e := mustGet(t, s, n); !e.Expires.IsZero() {
 		t.Errorf("sum on an expired counter kept expiry %s", e.Expires)
@@ -278,7 +279,7 @@ func testSweeper(t *testing.T, srv *server) {
 		mustCommit(t, s.Atomic().Set(tuple.Key{"exp", int64(i)}, []byte("v"), 100*time.Millisecond))
 	}
 	mustCommit(t, s.Atomic().Set(tuple.Key{"keep"}, []byte("v"), 0))
-	eventually(t, "sweeper deletes expired rows", func() bool { return rawRows(t, s) == 1 })
+	wait.For(t, "sweeper deletes expired rows", func() bool { return rawRows(t, s) == 1 })
 	if !mustGet(t, s, tuple.Key{"keep"}).Exists() {
 		t.Error("sweeper deleted a key without expiry")
 	}
@@ -336,7 +337,7 @@ func testWatch(t *testing.T, srv *server) {
 		t.Fatalf("after delete = %+v", es)
 	}
 	cancel()
-	eventually(t, "channel closed after cancel", func() bool {
+	wait.For(t, "channel closed after cancel", func() bool {
 		select {
 		case _, ok := <-ch:
 			return !ok

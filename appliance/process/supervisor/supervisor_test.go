@@ -13,6 +13,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // The test binary doubles as the supervised child: with SUPERVISOR_CHILD set
@@ -59,40 +62,15 @@ func child(mode string) int {
 	return 99
 }
 
-// fakeClock fires After channels only when the test advances it, and
-// records the delays asked for.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	delays []time.Duration
-	fired  chan time.Time
-}
+// newFakeClock returns the clock of a test; testConfig makes its timers
+// fire at once, since the tests check only which delays are asked for.
+func newFakeClock() *clocktest.Fake { return clocktest.NewFake(time.Unix(1e9, 0)) }
 
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Unix(1e9, 0), fired: make(chan time.Time)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// After returns a channel that fires at once: the test only checks which
-// delays the supervisor asked for.
-func (c *fakeClock) After(d time.Duration) <-chan time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.delays = append(c.delays, d)
-	ch := make(chan time.Time, 1)
-	ch <- c.now
+// afterAtOnce is clk.After with the clock moved past every timer it sets.
+func afterAtOnce(clk *clocktest.Fake, d time.Duration) <-chan time.Time {
+	ch := clk.After(d)
+	clk.Advance(d)
 	return ch
-}
-
-func (c *fakeClock) Delays() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.delays...)
 }
 
 // syncBuffer is a bytes.Buffer safe for the supervisor's goroutines.
@@ -113,18 +91,19 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func testConfig(t *testing.T, mode string, out *syncBuffer, clk *fakeClock) Config {
+func testConfig(t *testing.T, mode string, out *syncBuffer, clk *clocktest.Fake) Config {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return Config{
-		Command: self,
-		Env:     append(os.Environ(), "SUPERVISOR_CHILD="+mode),
-		Output:  out,
-		PIDFile: filepath.Join(t.TempDir(), "dwk.pid"),
-		Now:     clk.Now, After: clk.After,
+		Command:    self,
+		Env:        append(os.Environ(), "SUPERVISOR_CHILD="+mode),
+		Output:     out,
+		PIDFile:    filepath.Join(t.TempDir(), "dwk.pid"),
+		Now:        clk.Now,
+		After:      func(d time.Duration) <-chan time.Time { return afterAtOnce(clk, d) },
 		MinBackoff: 10 * time.Millisecond, MaxBackoff: 40 * time.Millisecond,
 	}
 }
@@ -153,7 +132,7 @@ func TestFailedChildIsRestartedWithBackoff(t *testing.T) {
 		if len(clk.Delays()) == 4 {
 			os.WriteFile(done, nil, 0o644)
 		}
-		return clk.After(d)
+		return afterAtOnce(clk, d)
 	}
 	res, err := Run(context.Background(), cfg)
 	if err != nil {
@@ -202,7 +181,7 @@ func TestBackoffResetsAfterALongRun(t *testing.T) {
 		if len(clk.Delays()) == 2 {
 			cancel()
 		}
-		return clk.After(d)
+		return afterAtOnce(clk, d)
 	}
 	if _, err := Run(ctx, cfg); err != nil {
 		t.Fatal(err)
@@ -252,8 +231,7 @@ func TestStopKillsAStubbornChild(t *testing.T) {
 	up := filepath.Join(t.TempDir(), "up")
 	cfg := testConfig(t, "stubborn:"+up, out, clk)
 	cfg.KillAfter = time.Second
-	kill := make(chan time.Time)
-	cfg.After = func(d time.Duration) <-chan time.Time { return kill }
+	cfg.After = clk.After
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan Result, 1)
 	go func() {
@@ -262,12 +240,13 @@ func TestStopKillsAStubbornChild(t *testing.T) {
 	}()
 	waitFile(t, up)
 	cancel()
+	wait.For(t, "the supervisor to wait KillAfter", func() bool { return len(clk.Timers()) == 1 })
 	select {
 	case <-done:
 		t.Fatal("Run returned before KillAfter although the child ignores SIGTERM")
 	case <-time.After(100 * time.Millisecond):
 	}
-	close(kill)
+	clk.Advance(cfg.KillAfter)
 	select {
 	case res := <-done:
 		if want := 128 + int(syscall.SIGKILL); res.ExitCode != want {
@@ -291,12 +270,8 @@ func TestMissingCommand(t *testing.T) {
 // waitFile polls for path with a deadline.
 func waitFile(t *testing.T, path string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(path); err == nil {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("%s did not appear", path)
+	wait.Within(t, 30*time.Second, path+" to appear", func() bool {
+		_, err := os.Stat(path)
+		return err == nil
+	})
 }

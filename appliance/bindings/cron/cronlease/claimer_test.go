@@ -17,6 +17,7 @@ import (
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // fleetDB is one coordination database on a real libSQL server.
@@ -104,13 +105,7 @@ func TestClaimOncePerTick(t *testing.T) {
 		t.Error("the same tick of another schedule was not claimable")
 	}
 	// b's leases expire after its short TTL, by the server's clock.
-	deadline := time.Now().Add(10 * time.Second)
-	for !claim(a, "other * * * * * *", tick) {
-		if time.Now().After(deadline) {
-			t.Fatal("a lease with a 300ms TTL never expired")
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	wait.For(t, "a lease with a 300ms TTL to expire", func() bool { return claim(a, "other * * * * * *", tick) })
 }
 
 // lossy forwards requests and, while drop > 0, throws the response away:

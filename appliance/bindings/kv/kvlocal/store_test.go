@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/kv/kvtest"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 func openStore(t *testing.T, path string, o Options) *Store {
@@ -45,24 +46,6 @@ func TestConformanceSharedFile(t *testing.T) {
 	})
 }
 
-// fakeClock is a settable clock for expiry tests.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 func countRows(t *testing.T, s *Store) int {
 	t.Helper()
 	var n int
@@ -74,7 +57,7 @@ func countRows(t *testing.T, s *Store) int {
 
 func TestInjectedClockExpiryAndSweep(t *testing.T) {
 	ctx := context.Background()
-	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := clocktest.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	s := openStore(t, filepath.Join(t.TempDir(), "ns.db"), Options{Now: clock.Now, SweepInterval: time.Hour})
 	if err := s.Put(ctx, "day", []byte("v"), &worker.KVPutOptions{ExpirationTTL: 24 * time.Hour}); err != nil {
 		t.Fatal(err)
@@ -106,7 +89,7 @@ func TestInjectedClockExpiryAndSweep(t *testing.T) {
 
 func TestBackgroundSweeper(t *testing.T) {
 	ctx := context.Background()
-	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := clocktest.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	s := openStore(t, filepath.Join(t.TempDir(), "ns.db"), Options{Now: clock.Now, SweepInterval: 10 * time.Millisecond})
 	for _, k := range []string{"a", "b", "c"} {
 		if err := s.Put(ctx, k, []byte("v"), &worker.KVPutOptions{ExpirationTTL: time.Minute}); err != nil {
@@ -114,13 +97,7 @@ func TestBackgroundSweeper(t *testing.T) {
 		}
 	}
 	clock.Advance(time.Minute)
-	deadline := time.Now().Add(5 * time.Second)
-	for countRows(t, s) != 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("background sweeper did not delete expired keys")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	wait.For(t, "the background sweeper to delete expired keys", func() bool { return countRows(t, s) == 0 })
 }
 
 func TestCloseIsIdempotentAndStopsSweeper(t *testing.T) {

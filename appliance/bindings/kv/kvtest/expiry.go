@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 func testExpirationTTL(t *testing.T, h *harness) {
@@ -44,7 +45,7 @@ func checkExpiring(t *testing.T, ns worker.KVNamespace, prefix, key string, lo, 
 	if got.Before(lo.Truncate(time.Millisecond)) || got.After(hi.Add(time.Millisecond)) {
 		t.Errorf("listed Expiration = %s, want within [%s, %s]", got, lo, hi)
 	}
-	eventually(t, "expired key reads as ErrNotFound", func() bool {
+	wait.For(t, "expired key reads as ErrNotFound", func() bool {
 		_, err := ns.Get(ctx, key)
 		return errors.Is(err, worker.ErrNotFound)
 	})

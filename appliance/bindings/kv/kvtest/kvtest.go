@@ -19,9 +19,6 @@ import (
 	"github.com/dwk/fleet/appliance/worker"
 )
 
-// pollDeadline bounds every wait for an expiry to become visible.
-const pollDeadline = 10 * time.Second
-
 // Run runs the suite. open is called once per subtest and must return a
 // namespace ready for use; it registers its own cleanup with t.Cleanup.
 func Run(t *testing.T, open func(t *testing.T) worker.KVNamespace) {
@@ -85,17 +82,5 @@ func mustPut(t *testing.T, ns worker.KVNamespace, key string, value []byte, opts
 	t.Helper()
 	if err := ns.Put(ctxFor(t), key, value, opts); err != nil {
 		t.Fatalf("Put(%q): %v", key, err)
-	}
-}
-
-// eventually polls cond until it returns true or pollDeadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(pollDeadline)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, pollDeadline)
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }

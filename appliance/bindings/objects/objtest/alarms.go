@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // nowPlus is the wall-clock time ms milliseconds from now.
@@ -178,12 +179,12 @@ func testAlarmGivesUp(t *testing.T, newStore func(*testing.T) Opener) {
 		return o.State.Storage.SetAlarm(ctx, nowPlus(0))
 	})
 	// 1 attempt + 6 retries at 10, 20, … 320 ms.
-	waitFor(t, "7 alarm attempts", 15*time.Second, func() bool {
+	wait.Within(t, 15*time.Second, "7 alarm attempts", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return attempts >= 7
 	})
-	waitFor(t, "the alarm to be dropped", 5*time.Second, func() bool {
+	wait.Within(t, 5*time.Second, "the alarm to be dropped", func() bool {
 		var dropped bool
 		h.mustCall(s, func(ctx context.Context, o *probeObject) error {
 			at, err := o.State.Storage.GetAlarm(ctx)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 func testIDs(t *testing.T, newStore func(*testing.T) Opener) {
@@ -214,7 +215,7 @@ func testIdleEviction(t *testing.T, newStore func(*testing.T) Opener) {
 	h.mustCall(s, func(ctx context.Context, o *probeObject) error {
 		return o.State.Storage.Put(ctx, "k", []byte("kept"))
 	})
-	waitFor(t, "the idle object to be evicted", 10*time.Second, func() bool { return h.rt.ActiveObjects() == 0 })
+	wait.For(t, "the idle object to be evicted", func() bool { return h.rt.ActiveObjects() == 0 })
 	h.mustCall(s, func(ctx context.Context, o *probeObject) error {
 		v, err := o.State.Storage.Get(ctx, "k")
 		if err != nil || string(v) != "kept" {
@@ -271,7 +272,7 @@ func testDrain(t *testing.T, newStore func(*testing.T) Opener) {
 	h := newHarness(t, newStore, nil)
 	srv := h.wsServer()
 	c := dial(t, srv, "drain", "x")
-	waitFor(t, "the socket to register", 5*time.Second, func() bool { return countSockets(t, h, "drain", "") == 1 })
+	wait.Within(t, 5*time.Second, "the socket to register", func() bool { return countSockets(t, h, "drain", "") == 1 })
 	// The client reads while the runtime drains, as a live client would, so
 	// it answers the closing handshake.
 	closed := make(chan int, 1)

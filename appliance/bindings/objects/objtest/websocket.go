@@ -14,6 +14,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // wsServer serves /ws?object=<name>&tag=… by passing the live request to
@@ -215,7 +216,7 @@ func testSocketPreventsEviction(t *testing.T, newStore func(*testing.T) Opener) 
 	h := newHarness(t, newStore, func(o *Options) { o.IdleTimeout = 30 * time.Millisecond })
 	srv := h.wsServer()
 	c := dial(t, srv, "held", "x")
-	waitFor(t, "the socket to register", 5*time.Second, func() bool { return countSockets(t, h, "held", "") == 1 })
+	wait.Within(t, 5*time.Second, "the socket to register", func() bool { return countSockets(t, h, "held", "") == 1 })
 	// Several idle timeouts pass; the open socket keeps the object.
 	deadline := time.Now().Add(300 * time.Millisecond)
 	for time.Now().Before(deadline) {
@@ -226,5 +227,5 @@ func testSocketPreventsEviction(t *testing.T, newStore func(*testing.T) Opener) 
 	}
 	c.WriteMessage(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""))
 	<-h.probe.closed
-	waitFor(t, "eviction after the socket closed", 10*time.Second, func() bool { return h.rt.ActiveObjects() == 0 })
+	wait.For(t, "eviction after the socket closed", func() bool { return h.rt.ActiveObjects() == 0 })
 }

@@ -3,12 +3,12 @@ package queuelocal
 import (
 	"context"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/bindings/queue/queuetest"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -35,28 +35,11 @@ func TestConformance(t *testing.T) {
 	queuetest.Run(t, func(t *testing.T) queue.Broker { return openBroker(t, path, Options{}) })
 }
 
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // TestInjectedClock checks delays, visibility timeouts and retry delays are
 // judged by the injected clock, to the millisecond.
 func TestInjectedClock(t *testing.T) {
 	ctx := context.Background()
-	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	clock := clocktest.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	b := openBroker(t, filepath.Join(t.TempDir(), "q.db"), Options{Now: clock.Now})
 	claim := func(vis time.Duration) []queue.Delivery {
 		t.Helper()

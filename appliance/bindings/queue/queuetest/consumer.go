@@ -11,6 +11,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // handlerFunc adapts a function to worker.QueueConsumer.
@@ -104,7 +105,7 @@ func testConsumerAcks(t *testing.T, h *harness) {
 		rec.add(mb)
 		return nil
 	})
-	eventually(t, "all messages acked", func() bool { return depth(t, b, q) == 0 && c.Stats().Acked == 3 })
+	wait.Within(t, pollDeadline, "all messages acked", func() bool { return depth(t, b, q) == 0 && c.Stats().Acked == 3 })
 	if got, want := rec.all(), []seen{{"a", 1}, {"b", 1}, {"c", 1}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("handler saw %v, want %v", got, want)
 	}
@@ -121,7 +122,7 @@ func testConsumerBatchSize(t *testing.T, h *harness) {
 	cfg := fastConfig(q)
 	cfg.MaxBatchSize = 10
 	startConsumer(t, b, cfg, func(_ context.Context, mb *worker.MessageBatch) error { rec.add(mb); return nil })
-	eventually(t, "25 messages handled", func() bool { return len(rec.all()) == 25 })
+	wait.Within(t, pollDeadline, "25 messages handled", func() bool { return len(rec.all()) == 25 })
 	sizes := rec.sizes()
 	if sizes[0] != 10 {
 		t.Errorf("first batch had %d messages, want a full 10 (sizes %v)", sizes[0], sizes)
@@ -169,7 +170,7 @@ func testConsumerDeadLetter(t *testing.T, h *harness) {
 		rec.add(mb)
 		return errors.New("handler fails")
 	})
-	eventually(t, "message dead-lettered", func() bool { return depth(t, b, dlq) == 1 })
+	wait.Within(t, pollDeadline, "message dead-lettered", func() bool { return depth(t, b, dlq) == 1 })
 	if got := depth(t, b, q); got != 0 {
 		t.Errorf("source Depth = %d, want 0", got)
 	}
@@ -191,7 +192,7 @@ func testConsumerDrop(t *testing.T, h *harness) {
 		rec.add(mb)
 		return errors.New("handler fails")
 	})
-	eventually(t, "message dropped", func() bool { return c.Stats().Dropped == 1 })
+	wait.Within(t, pollDeadline, "message dropped", func() bool { return c.Stats().Dropped == 1 })
 	if got := depth(t, b, q); got != 0 {
 		t.Errorf("Depth = %d, want 0", got)
 	}
@@ -224,7 +225,7 @@ func testConsumerDecisions(t *testing.T, h *harness) {
 		}
 		return errors.New("handler fails") // undecided messages retry after retry_delay
 	})
-	eventually(t, "explicitly retried message redelivered and acked", func() bool { return len(rec.all()) == 4 && depth(t, b, q) == 1 })
+	wait.Within(t, pollDeadline, "explicitly retried message redelivered and acked", func() bool { return len(rec.all()) == 4 && depth(t, b, q) == 1 })
 	got := rec.all()
 	if want := (seen{"retried", 2}); got[3] != want {
 		t.Errorf("redelivery = %v, want %v", got[3], want)
@@ -245,7 +246,7 @@ func testConsumerPanic(t *testing.T, h *harness) {
 		}
 		return nil
 	})
-	eventually(t, "message acked after a panic", func() bool { return depth(t, b, q) == 0 })
+	wait.Within(t, pollDeadline, "message acked after a panic", func() bool { return depth(t, b, q) == 0 })
 	if got, want := rec.all(), []seen{{"m", 1}, {"m", 2}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("deliveries = %v, want %v", got, want)
 	}
@@ -265,7 +266,7 @@ func testConsumerTimedOutAttempts(t *testing.T, h *harness) {
 	cfg.MaxRetries, cfg.DeadLetterQueue = 1, dlq
 	rec := &recorder{}
 	c := startConsumer(t, b, cfg, func(_ context.Context, mb *worker.MessageBatch) error { rec.add(mb); return nil })
-	eventually(t, "exhausted message dead-lettered", func() bool { return depth(t, b, dlq) == 1 })
+	wait.Within(t, pollDeadline, "exhausted message dead-lettered", func() bool { return depth(t, b, dlq) == 1 })
 	if got := rec.all(); len(got) != 0 {
 		t.Errorf("handler called with %v; an exhausted message must go straight to the dead-letter queue", got)
 	}

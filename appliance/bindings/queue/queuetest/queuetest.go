@@ -20,6 +20,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // pollDeadline bounds every wait for a message to become visible.
@@ -147,28 +148,12 @@ func bodies(ds []queue.Delivery) []string {
 // claimEventually polls Claim until it returns at least one message.
 func claimEventually(t *testing.T, b queue.Broker, q string, max int, vis time.Duration) []queue.Delivery {
 	t.Helper()
-	deadline := time.Now().Add(pollDeadline)
-	for {
-		if ds := mustClaim(t, b, q, max, vis); len(ds) > 0 {
-			return ds
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no message became claimable on %s within %s", q, pollDeadline)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// eventually polls cond until it holds or pollDeadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(pollDeadline)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, pollDeadline)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var ds []queue.Delivery
+	wait.Within(t, pollDeadline, "a message to become claimable on "+q, func() bool {
+		ds = mustClaim(t, b, q, max, vis)
+		return len(ds) > 0
+	})
+	return ds
 }
 
 // closeBroker closes b if it can be closed, as a crash or restart would.

@@ -7,11 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/r2/r2test"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/appliance/process/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -34,29 +34,11 @@ func openTest(t testing.TB, dir string, opts Options) *Bucket {
 	return b
 }
 
-// fakeClock is a clock tests move by hand.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
 // TestUploadedBoundaries pins the exact-time edges that the suite leaves
 // alone because a real server's clock cannot be controlled.
 func TestUploadedBoundaries(t *testing.T) {
 	at := time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)
-	clock := &fakeClock{t: at.Add(700 * time.Microsecond)}
+	clock := clocktest.NewFake(at.Add(700 * time.Microsecond))
 	b := openTest(t, t.TempDir(), Options{Now: clock.Now})
 	ctx := t.Context()
 	o, err := b.Put(ctx, "k", strings.NewReader("v"), nil)
