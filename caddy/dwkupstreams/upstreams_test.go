@@ -21,6 +21,7 @@ import (
 	"github.com/dwk/fleet/appliance/objectid"
 	"github.com/dwk/fleet/caddy/internal/fleetview"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // fakeMembers is an in-memory membership.Lister.
@@ -111,17 +112,6 @@ func dials(t *testing.T, u *Upstreams) []string {
 	return out
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 func TestReadyMembersOnly(t *testing.T) {
 	ms := &fakeMembers{}
 	ms.set(nil, member("c", membership.StateReady), member("a", membership.StateReady),
@@ -168,12 +158,12 @@ func TestDrainingMemberLeavesWithinRefresh(t *testing.T) {
 		t.Fatalf("upstreams = %v, want 2", got)
 	}
 	ms.set(nil, member("a", membership.StateReady), member("b", membership.StateDraining))
-	waitFor(t, "b to leave rotation", func() bool { return slices.Equal(dials(t, u), []string{"a:8788"}) })
+	wait.For(t, "b to leave rotation", func() bool { return slices.Equal(dials(t, u), []string{"a:8788"}) })
 
 	// A failing store keeps the last listing.
 	ms.set(errors.New("down"))
 	n := ms.ncalls()
-	waitFor(t, "a failed listing", func() bool { return ms.ncalls() > n+1 })
+	wait.For(t, "a failed listing", func() bool { return ms.ncalls() > n+1 })
 	if got := dials(t, u); !slices.Equal(got, []string{"a:8788"}) {
 		t.Errorf("upstreams while listings fail = %v, want the last listing", got)
 	}
@@ -187,7 +177,7 @@ func TestNoListingYet(t *testing.T) {
 		t.Fatalf("GetUpstreams = %v, want ErrNoListing", err)
 	}
 	ms.set(nil, member("a", membership.StateReady))
-	waitFor(t, "the first listing", func() bool {
+	wait.For(t, "the first listing", func() bool {
 		_, err := u.GetUpstreams(prepared())
 		return err == nil
 	})
@@ -201,7 +191,7 @@ func TestResetCacheListsEarly(t *testing.T) {
 	if err := u.ResetCache(prepared()); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "an early listing", func() bool { return ms.ncalls() > n })
+	wait.For(t, "an early listing", func() bool { return ms.ncalls() > n })
 }
 
 func TestCleanupStopsListing(t *testing.T) {
@@ -213,7 +203,7 @@ func TestCleanupStopsListing(t *testing.T) {
 	if err := u.start(context.Background(), ms, fakeLeases{}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a background listing", func() bool { return ms.ncalls() > 2 })
+	wait.For(t, "a background listing", func() bool { return ms.ncalls() > 2 })
 	if err := u.Cleanup(); err != nil {
 		t.Fatal(err)
 	}

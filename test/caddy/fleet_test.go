@@ -23,6 +23,7 @@ import (
 	"github.com/dwk/fleet/caddy/frontdoor"
 	"github.com/dwk/fleet/caddy/protocol"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // testSecret is the fleet secret of every test fleet.
@@ -126,7 +127,7 @@ func (f *fleet) startFrontDoor(o frontdoor.Options) string {
 		}
 	})
 	base := "http://" + fd.Addr().String()
-	waitFor(f.t, "the front door to route", func() bool {
+	wait.Within(f.t, 30*time.Second, "the front door to route", func() bool {
 		r, err := f.get(base + "/hello")
 		return err == nil && r.status == http.StatusOK
 	})
@@ -244,16 +245,4 @@ func ctxFor(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	return ctx
-}
-
-// waitFor polls cond with a deadline.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/dwk/fleet/appliance/lease"
 	"github.com/dwk/fleet/appliance/objectid"
 	"github.com/dwk/fleet/caddy/frontdoor"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // placement is the member object placement chooses for an object among
@@ -69,7 +70,7 @@ func TestObjectAffinity(t *testing.T) {
 	// An open WebSocket counts as an active request: close it so that the
 	// least-connections check below starts from equal loads.
 	ws.Close()
-	waitFor(t, "the proxied WebSocket to end", func() bool {
+	wait.Within(t, 30*time.Second, "the proxied WebSocket to end", func() bool {
 		r, err := f.get(base + "/static/probe")
 		return err == nil && r.Member == want
 	})
@@ -145,7 +146,7 @@ func TestDrainLeavesRotationWithinRefresh(t *testing.T) {
 			}
 		})
 	}
-	waitFor(t, "traffic on m3", func() bool { return m3.served.Load() > 10 })
+	wait.Within(t, 30*time.Second, "traffic on m3", func() bool { return m3.served.Load() > 10 })
 	start := time.Now()
 	f.setState(m3, membership.StateDraining)
 	time.Sleep(5 * refresh)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/process/clock/clocktest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // fakeLookup answers from a map and records every call.
@@ -58,29 +60,11 @@ func (f *fakeLookup) ncalls() int {
 	return len(f.calls)
 }
 
-// fakeClock is a settable clock.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 func key(name string) Key {
 	return Key{Namespace: "Counter", ID: objectid.FromName([]byte("secret"), "Counter", name)}
 }
 
-func newCache(t *testing.T, l Lookup, clk *fakeClock) *Cache {
+func newCache(t *testing.T, l Lookup, clk *clocktest.Fake) *Cache {
 	t.Helper()
 	c, err := New(l, Options{TTL: time.Second, MaxStale: 10 * time.Second, Timeout: 5 * time.Second, Now: clk.Now})
 	if err != nil {
@@ -94,20 +78,9 @@ func newCache(t *testing.T, l Lookup, clk *fakeClock) *Cache {
 	return c
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 func TestHolderCachesAnswers(t *testing.T) {
 	ctx := context.Background()
-	clk := &fakeClock{now: time.Unix(1000, 0)}
+	clk := clocktest.NewFake(time.Unix(1000, 0))
 	a, b := key("a"), key("b")
 	l := &fakeLookup{holders: map[Key]string{a: "m1"}}
 	c := newCache(t, l, clk)
@@ -134,7 +107,7 @@ func TestHolderCachesAnswers(t *testing.T) {
 
 func TestStaleAnswersRefreshInBackground(t *testing.T) {
 	ctx := context.Background()
-	clk := &fakeClock{now: time.Unix(1000, 0)}
+	clk := clocktest.NewFake(time.Unix(1000, 0))
 	a, b := key("a"), key("b")
 	l := &fakeLookup{holders: map[Key]string{a: "m1", b: "m1"}}
 	c := newCache(t, l, clk)
@@ -148,7 +121,7 @@ func TestStaleAnswersRefreshInBackground(t *testing.T) {
 	if got, ok := c.Holder(ctx, a); got != "m1" || !ok {
 		t.Fatalf("stale Holder(a) = %q, %v; want m1, true", got, ok)
 	}
-	waitFor(t, "the background refresh", func() bool { got, _ := c.Holder(ctx, a); return got == "m2" })
+	wait.For(t, "the background refresh", func() bool { got, _ := c.Holder(ctx, a); return got == "m2" })
 
 	// Past MaxStale: read synchronously.
 	l.set(b, "m3")
@@ -160,7 +133,7 @@ func TestStaleAnswersRefreshInBackground(t *testing.T) {
 
 func TestFailedLookupIsUnknownAndNotCached(t *testing.T) {
 	ctx := context.Background()
-	clk := &fakeClock{now: time.Unix(1000, 0)}
+	clk := clocktest.NewFake(time.Unix(1000, 0))
 	a := key("a")
 	l := &fakeLookup{holders: map[Key]string{a: "m1"}, err: errors.New("down")}
 	c := newCache(t, l, clk)
@@ -177,7 +150,7 @@ func TestFailedLookupIsUnknownAndNotCached(t *testing.T) {
 
 func TestConcurrentMissesShareOneLookup(t *testing.T) {
 	ctx := context.Background()
-	clk := &fakeClock{now: time.Unix(1000, 0)}
+	clk := clocktest.NewFake(time.Unix(1000, 0))
 	a := key("a")
 	l := &fakeLookup{holders: map[Key]string{a: "m1"}, block: make(chan struct{})}
 	c := newCache(t, l, clk)
@@ -186,7 +159,7 @@ func TestConcurrentMissesShareOneLookup(t *testing.T) {
 	for i := range results {
 		wg.Go(func() { results[i], _ = c.Holder(ctx, a) })
 	}
-	waitFor(t, "the first lookup", func() bool { return l.ncalls() == 1 })
+	wait.For(t, "the first lookup", func() bool { return l.ncalls() == 1 })
 	// Every other caller is waiting on the leader's call by now or will
 	// find the answer cached.
 	close(l.block)
@@ -202,7 +175,7 @@ func TestConcurrentMissesShareOneLookup(t *testing.T) {
 }
 
 func TestTimeoutIsUnknown(t *testing.T) {
-	clk := &fakeClock{now: time.Unix(1000, 0)}
+	clk := clocktest.NewFake(time.Unix(1000, 0))
 	a := key("a")
 	l := &fakeLookup{holders: map[Key]string{a: "m1"}, block: make(chan struct{})}
 	defer close(l.block)
@@ -217,7 +190,7 @@ func TestTimeoutIsUnknown(t *testing.T) {
 
 func TestEvictAndMaxEntries(t *testing.T) {
 	ctx := context.Background()
-	clk := &fakeClock{now: time.Unix(1000, 0)}
+	clk := clocktest.NewFake(time.Unix(1000, 0))
 	l := &fakeLookup{holders: map[Key]string{}}
 	c, err := New(l, Options{MaxEntries: 2, Now: clk.Now})
 	if err != nil {
