@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 BIN := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
-LDFLAGS := -s -w -X github.com/dwk/fleet/appliance/buildinfo.version=$(VERSION)
+LDFLAGS := -s -w -X github.com/dwk/fleet/appliance/process/buildinfo.version=$(VERSION)
 
 .PHONY: all build test test-unit test-race lint demo demo-down bench generate docs-figures soak tools clean
 

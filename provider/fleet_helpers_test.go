@@ -32,7 +32,7 @@ const testSecret = "acc-test-secret-0123456789abcdef0123456789"
 func buildDwk(t *testing.T, version string) string {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "dwk-"+version)
-	args := []string{"build", "-o", out, "-ldflags", "-X github.com/dwk/fleet/appliance/buildinfo.version=" + version}
+	args := []string{"build", "-o", out, "-ldflags", "-X github.com/dwk/fleet/appliance/process/buildinfo.version=" + version}
 	if raceEnabled {
 		args = append(args, "-race")
 	}

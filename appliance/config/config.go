@@ -23,6 +23,8 @@ type Config struct {
 	Drain Drain `json:"drain,omitempty"`
 	// Lease controls object leases (central mode).
 	Lease Lease `json:"lease,omitempty"`
+	// Forward bounds the hops between replicas (central mode).
+	Forward Forward `json:"forward,omitempty"`
 	// Admin guards the admin API.
 	Admin Admin `json:"admin,omitempty"`
 	// Log controls structured logging.
@@ -223,8 +225,20 @@ type Drain struct {
 
 // Lease controls object leases.
 type Lease struct {
-	// TTL of a lease; a dead holder's objects move after this. Default: "10s".
+	// TTL of a lease; a dead, frozen or cut-off holder's objects move
+	// after this, and a replica keeps its objects through a libSQL outage
+	// about this long (TTL − TTL/5). Default: "2s"; at least "1s".
 	TTL Duration `json:"ttl,omitempty"`
+}
+
+// Forward bounds the hops between replicas: the front door to an app
+// server, and a replica to the holder of an object.
+type Forward struct {
+	// Timeout is how long a hop waits for the response headers (for a
+	// WebSocket, the handshake) of the replica it forwards to. A frozen or
+	// cut-off replica costs a request at most this long: the client gets
+	// 504, since the request may have run there. Default: "10s".
+	Timeout Duration `json:"timeout,omitempty"`
 }
 
 // Admin guards the admin API.

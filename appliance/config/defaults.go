@@ -12,11 +12,14 @@ const (
 	DefaultDataDir      = "./dwk-data"
 	DefaultRegion       = "us-east-1"
 	DefaultDrainTimeout = 30 * time.Second
+	// DefaultForwardTimeout bounds the wait for a forwarded request's
+	// response headers (forward.timeout).
+	DefaultForwardTimeout = 10 * time.Second
 	// DefaultLeaseTTL is the object lease TTL, and the life of a member
 	// record after each heartbeat: the one home of this default (the
 	// lease and membership packages, the provider and the Terraform
 	// modules all derive theirs from it).
-	DefaultLeaseTTL = 10 * time.Second
+	DefaultLeaseTTL = 2 * time.Second
 	// MinLeaseTTL is the shortest lease.ttl accepted: shorter leases would
 	// be lost to ordinary round-trip jitter.
 	MinLeaseTTL            = time.Second
@@ -97,6 +100,9 @@ func (c *Config) ApplyDefaults() {
 	}
 	if c.Lease.TTL == 0 {
 		c.Lease.TTL = Duration(DefaultLeaseTTL)
+	}
+	if c.Forward.Timeout == 0 {
+		c.Forward.Timeout = Duration(DefaultForwardTimeout)
 	}
 	if c.Log.Level == "" {
 		c.Log.Level = "info"

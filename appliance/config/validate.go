@@ -37,6 +37,9 @@ func (c *Config) Validate(reg Registry) error {
 	if c.Drain.Timeout.D() <= 0 {
 		ps.add("drain.timeout", "must be positive")
 	}
+	if c.Forward.Timeout.D() < 0 {
+		ps.add("forward.timeout", "must be positive")
+	}
 	if c.Lease.TTL.D() < MinLeaseTTL {
 		ps.add("lease.ttl", "must be at least %s", MinLeaseTTL)
 	}

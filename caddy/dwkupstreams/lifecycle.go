@@ -9,8 +9,8 @@ import (
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/dwk/fleet/appliance/fleet/membership"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/caddy/internal/coordfleet"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
 )

@@ -15,7 +15,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
 
 	"github.com/dwk/fleet/appliance/fleet/membership"
-	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
 	"github.com/dwk/fleet/caddy/internal/fleetview"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
 )

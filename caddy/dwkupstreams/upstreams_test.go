@@ -18,7 +18,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 
 	"github.com/dwk/fleet/appliance/fleet/membership"
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/caddy/internal/fleetview"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
 	"github.com/dwk/fleet/test/wait"

@@ -27,7 +27,7 @@
 //   - the connection to the chosen replica could not be made (any method);
 //   - the connection failed before a response for GET, HEAD and OPTIONS;
 //   - the replica answered 503 with X-Dwk-Retry: 1 (any method): it is
-//     draining and did not start the request (package caddy/protocol).
+//     draining and did not start the request (package appliance/fleet/protocol).
 //
 // At most Options.Retries retries, Options.TryInterval apart; each goes to
 // an upstream not tried yet for that request, and the first retry also

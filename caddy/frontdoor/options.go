@@ -3,6 +3,7 @@ package frontdoor
 import (
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/appliance/config"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ const (
 	DefaultDialTimeout = 2 * time.Second
 	// DefaultFailDuration matches the membership heartbeat TTL: a member
 	// that died without removing its record stays listed about that long.
-	DefaultFailDuration = 10 * time.Second
+	DefaultFailDuration = config.DefaultLeaseTTL
 	DefaultMaxFails     = 2
 )
 
@@ -55,7 +56,7 @@ type Options struct {
 	// FailDuration is how long a failed attempt (dial or transport error,
 	// not a retry answer) counts against a member; a member with MaxFails
 	// failures in that window is not chosen until they expire. Default:
-	// 10s. Negative: no passive health checks.
+	// the default lease TTL. Negative: no passive health checks.
 	FailDuration time.Duration
 	// MaxFails is how many failures within FailDuration take a member out
 	// of rotation. Default: 2.

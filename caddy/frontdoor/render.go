@@ -18,9 +18,9 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddytls"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
-	"github.com/dwk/fleet/caddy/protocol"
 )
 
 // ServerName is the name of the front door's server in the Caddy config.
@@ -173,7 +173,7 @@ func fleetProxy(cfg *config.Config, o Options, secret, token string, warnings *[
 	}
 	h := reverseproxy.Handler{
 		DynamicUpstreamsRaw: caddyconfig.JSONModuleObject(&src, "source", "dwk", warnings),
-		TransportRaw: caddyconfig.JSONModuleObject(reverseproxy.HTTPTransport{DialTimeout: caddy.Duration(dial)},
+		TransportRaw: caddyconfig.JSONModuleObject(reverseproxy.HTTPTransport{DialTimeout: caddy.Duration(dial), ResponseHeaderTimeout: caddy.Duration(cfg.Forward.Timeout.D())},
 			"protocol", "http", warnings),
 		LoadBalancing: lb,
 		Headers: &headers.Handler{Request: &headers.HeaderOps{Set: http.Header{

@@ -1,5 +1,5 @@
 # The libSQL database (sqld namespace) names of a fleet, computed exactly as
-# appliance/namespaces does in Go: the replicas open these names, so the
+# appliance/fleet/namespaces does in Go: the replicas open these names, so the
 # Terraform that creates them must agree to the byte. Names longer than 63
 # characters keep a readable prefix and end in "-" and 16 hex digits of the
 # SHA-256 of the full name. test/e2e checks this module against the Go code.

@@ -15,13 +15,13 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/coord"
+	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/membership"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/libsqladmin"
-	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/protocol"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/caddy/frontdoor"
-	"github.com/dwk/fleet/caddy/protocol"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/wait"
 )

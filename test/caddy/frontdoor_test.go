@@ -9,9 +9,9 @@ import (
 
 	"github.com/gorilla/websocket"
 
+	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/fleet/membership"
-	"github.com/dwk/fleet/appliance/lease"
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/caddy/frontdoor"
 	"github.com/dwk/fleet/test/wait"
 )

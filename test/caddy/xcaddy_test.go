@@ -57,10 +57,9 @@ func TestXcaddyBuild(t *testing.T) {
 	}
 }
 
-// build runs xcaddy. With a Go package at the module root that imports
-// caddy/modules, the plugin is the module itself, replaced by the
-// checkout: `--with github.com/dwk/fleet=<root>`. Without one, the plugin
-// is the caddy/modules package and the module is replaced. GOPROXY is
+// build runs xcaddy with the plugin an operator names,
+// `--with github.com/dwk/fleet/caddy/modules`, and the module replaced by
+// the checkout. GOPROXY is
 // rewritten to fall through to an empty local proxy, because a proxy (or
 // "direct" without internet) may refuse a lookup with an error other than
 // "not found".
@@ -76,11 +75,7 @@ func build(t *testing.T, root, caddyVersion, bin string) {
 	// versions, which a proxy may refuse with an error other than "not
 	// found"; fall through to an empty local proxy.
 	env := append(os.Environ(), "GOPROXY="+fallThroughProxy(goEnv(t, "GOPROXY"), t.TempDir()))
-	if hasRootPackage(root) {
-		args = append(args, "--with", "github.com/dwk/fleet="+root)
-	} else {
-		args = append(args, "--with", "github.com/dwk/fleet/caddy/modules", "--replace", "github.com/dwk/fleet="+root)
-	}
+	args = append(args, "--with", "github.com/dwk/fleet/caddy/modules", "--replace", "github.com/dwk/fleet="+root)
 	cmd := exec.Command("go", args...)
 	cmd.Dir = t.TempDir()
 	cmd.Env = env
@@ -118,25 +113,13 @@ func fallThroughProxy(goproxy, dir string) string {
 	return strings.Join(append(out, "file://"+filepath.ToSlash(dir)), "|")
 }
 
-// hasRootPackage reports whether the module root holds a Go package, so
-// that `xcaddy build --with github.com/dwk/fleet=<root>` can import it.
-func hasRootPackage(root string) bool {
-	ms, _ := filepath.Glob(filepath.Join(root, "*.go"))
-	for _, m := range ms {
-		if !strings.HasSuffix(m, "_test.go") {
-			return true
-		}
-	}
-	return false
-}
-
 // buildKey hashes everything the built binary depends on: go.mod, go.sum,
 // the Go files of every package of this module that caddy/modules
 // imports, and the Caddy, xcaddy and Go versions.
 func buildKey(t *testing.T, root, caddyVersion string) string {
 	t.Helper()
 	h := sha256.New()
-	fmt.Fprintln(h, caddyVersion, xcaddyVersion, runtime.Version(), hasRootPackage(root))
+	fmt.Fprintln(h, caddyVersion, xcaddyVersion, runtime.Version())
 	files := []string{filepath.Join(root, "go.mod"), filepath.Join(root, "go.sum")}
 	deps := goList(t, "-deps", "-f",
 		`{{if .Module}}{{if eq .Module.Path "github.com/dwk/fleet"}}{{$d := .Dir}}{{range .GoFiles}}{{$d}}/{{.}}{{"\n"}}{{end}}{{end}}{{end}}`,

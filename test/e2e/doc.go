@@ -9,7 +9,7 @@
 //     every module and example; descriptions on every variable and output,
 //     a README per directory.
 //   - TestNamespacesModule: modules/namespaces names databases exactly as
-//     appliance/namespaces does.
+//     appliance/fleet/namespaces does.
 //   - TestLocalExample: examples/local (make demo) applies a 3-replica
 //     central-mode fleet, re-plans with no changes, serves the chat room
 //     (two WebSocket clients on different front doors) and the counter, and

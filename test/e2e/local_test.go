@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
 )
 
 // TestLocalExample is `make demo` without the script: examples/local on
@@ -92,7 +92,7 @@ func testLocalExample(t *testing.T, bin string) {
 }
 
 // TestNamespacesModule checks modules/namespaces against
-// appliance/namespaces, short names and names long enough to be hashed.
+// appliance/fleet/namespaces, short names and names long enough to be hashed.
 func TestNamespacesModule(t *testing.T) { eachCLI(t, testNamespacesModule) }
 
 func testNamespacesModule(t *testing.T, bin string) {

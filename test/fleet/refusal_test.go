@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/datadir"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/marker"
 	"github.com/dwk/fleet/appliance/fleet/markerstore"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/marker"
-	"github.com/dwk/fleet/appliance/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/process/datadir"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/libsqlserver"
 )

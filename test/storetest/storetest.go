@@ -11,10 +11,10 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/hranaclient"
-	"github.com/dwk/fleet/appliance/libsqladmin"
-	"github.com/dwk/fleet/appliance/r2/r2s3"
+	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/s3server"
 )
@@ -102,10 +102,10 @@ func StartS3(t testing.TB) *S3 {
 }
 
 // S3Client returns a client of the service with the given credentials,
-// built as the appliance builds it (r2s3.NewClient).
+// built as the appliance builds it (r2central.NewClient).
 func S3Client(t testing.TB, srv *s3server.Server, accessKey, secretKey string) *s3.Client {
 	t.Helper()
-	c, err := r2s3.NewClient(Context(t), r2s3.Config{
+	c, err := r2central.NewClient(Context(t), r2central.Config{
 		Endpoint: srv.Endpoint, Region: srv.Region, Bucket: "unused", PathStyle: srv.PathStyle,
 		AccessKey: accessKey, SecretKey: secretKey, MaxAttempts: 1,
 	})

@@ -4,7 +4,7 @@
 // loads its config delays routing instead of failing the load.
 //
 // The records are decoded by the packages that write them
-// (appliance/fleet/membership and appliance/lease), so the load balancer
+// (appliance/fleet/membership and appliance/fleet/lease), so the load balancer
 // and the replicas cannot disagree on their format.
 package coordfleet
 
@@ -16,8 +16,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dwk/fleet/appliance/coord"
-	"github.com/dwk/fleet/appliance/hranaclient"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // ErrClosed is returned by Store after Close.

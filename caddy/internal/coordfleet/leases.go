@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/dwk/fleet/appliance/coord/tuple"
-	"github.com/dwk/fleet/appliance/lease"
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
 )
 

@@ -22,7 +22,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 )
 
 // Defaults of Options.

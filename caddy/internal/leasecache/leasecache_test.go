@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/process/clock/clocktest"
 	"github.com/dwk/fleet/test/wait"
 )

@@ -1,5 +1,5 @@
 // Package nsadmin is the part of sqld's admin API that dwk_database uses:
-// appliance/libsqladmin for create, delete and read, plus SetConfig, which
+// appliance/libsql/libsqladmin for create, delete and read, plus SetConfig, which
 // libsqladmin does not offer (yet). When it does, SetConfig goes.
 package nsadmin
 
@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 )
 
 // Client talks to one admin API.

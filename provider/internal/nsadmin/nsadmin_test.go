@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 

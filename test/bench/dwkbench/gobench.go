@@ -18,7 +18,7 @@ import (
 
 // goBench is one Go benchmark function in one package.
 type goBench struct {
-	pkg  string // import path relative to the module, e.g. ./appliance/d1/d1local
+	pkg  string // import path relative to the module, e.g. ./appliance/bindings/d1/d1local
 	name string // benchmark function name, e.g. BenchmarkD1PointQuery
 }
 

@@ -9,7 +9,7 @@ import (
 // benchLeases reports object leases acquired per second and the cost of
 // renewing every held lease in one round trip.
 func benchLeases(ctx context.Context, o options) (Section, error) {
-	res, err := runGoBench(ctx, "./appliance/lease", []string{"BenchmarkAcquire", "BenchmarkAcquireParallel", "BenchmarkRenewAll"}, o.benchtime)
+	res, err := runGoBench(ctx, "./appliance/fleet/lease", []string{"BenchmarkAcquire", "BenchmarkAcquireParallel", "BenchmarkRenewAll"}, o.benchtime)
 	if err != nil {
 		return Section{}, err
 	}

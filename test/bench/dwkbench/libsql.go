@@ -42,7 +42,7 @@ func benchLibsql(ctx context.Context, o options) (Section, error) {
 // operation.
 func benchCoord(ctx context.Context, o options) (Section, error) {
 	names := []string{"BenchmarkAtomicCheckSet", "BenchmarkCASDistinct", "BenchmarkCASContended", "BenchmarkGet"}
-	res, err := runGoBench(ctx, "./appliance/coord", names, o.benchtime)
+	res, err := runGoBench(ctx, "./appliance/fleet/coord", names, o.benchtime)
 	if err != nil {
 		return Section{}, err
 	}

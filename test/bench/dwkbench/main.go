@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dwk/fleet/appliance/buildinfo"
+	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/test/benchdocs"
 )
 

@@ -10,7 +10,7 @@ import (
 // central mode through a replica that forwards to the holder; and times
 // opening a 1 MB object with a cold and a warm replica cache.
 func benchObjects(ctx context.Context, o options) (Section, error) {
-	res, err := runGoBench(ctx, "./appliance/objects/objcentral", []string{"BenchmarkObjectRequest", "BenchmarkObjectOpen"}, o.benchtime)
+	res, err := runGoBench(ctx, "./appliance/bindings/objects/objcentral", []string{"BenchmarkObjectRequest", "BenchmarkObjectOpen"}, o.benchtime)
 	if err != nil {
 		return Section{}, err
 	}

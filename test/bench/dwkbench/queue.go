@@ -13,7 +13,7 @@ import (
 // published 5,000 messages/s per queue.
 func benchQueue(ctx context.Context, o options) (Section, error) {
 	const cloudflare = 5000.0
-	res, err := runGoBench(ctx, "./appliance/queue/queuecentral", []string{"BenchmarkEndToEnd"}, "20000x")
+	res, err := runGoBench(ctx, "./appliance/bindings/queue/queuecentral", []string{"BenchmarkEndToEnd"}, "20000x")
 	if err != nil {
 		return Section{}, err
 	}

@@ -6,8 +6,8 @@ import "context"
 // loopback) with local ones (SQLite files, plain files) for the same
 // operations.
 func benchStorage(ctx context.Context, o options) (Section, error) {
-	const d1l, d1c = "./appliance/d1/d1local", "./appliance/d1/d1libsql"
-	const r2l, r2c = "./appliance/r2/r2local", "./appliance/r2/r2s3"
+	const d1l, d1c = "./appliance/bindings/d1/d1local", "./appliance/bindings/d1/d1central"
+	const r2l, r2c = "./appliance/bindings/r2/r2local", "./appliance/bindings/r2/r2central"
 	pairs := []pair{
 		{label: "D1 point query", base: goBench{d1l, "BenchmarkD1PointQuery"}, alt: goBench{d1c, "BenchmarkD1LibsqlPointQuery"}},
 		{label: "D1 insert", base: goBench{d1l, "BenchmarkD1Insert"}, alt: goBench{d1c, "BenchmarkD1LibsqlInsert"}},

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"strconv"
+	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/fleet/internalauth"
@@ -25,8 +26,13 @@ type ForwarderConfig struct {
 	Key internalauth.Key
 	// Transport sends forwarded requests; the key is added on top of it.
 	// Default: a transport like http.DefaultTransport keeping 64 idle
-	// connections per replica.
+	// connections per replica, with HeaderTimeout.
 	Transport http.RoundTripper
+	// HeaderTimeout bounds the wait for the holder's response headers
+	// (forward.timeout) on the default transport: a frozen or cut-off
+	// holder costs a request at most this long, and it is answered 504.
+	// Zero: no bound.
+	HeaderTimeout time.Duration
 	// Placer, when set, forgets its cached lookup of an object whose
 	// holder could not be reached, so the next request looks again.
 	Placer *Placer
@@ -61,6 +67,7 @@ func NewForwarder(cfg ForwarderConfig) *Forwarder {
 	if base == nil {
 		t := http.DefaultTransport.(*http.Transport).Clone()
 		t.MaxIdleConnsPerHost = 64
+		t.ResponseHeaderTimeout = cfg.HeaderTimeout
 		base = t
 	}
 	f := &Forwarder{placer: cfg.Placer, metrics: cfg.Metrics, log: cfg.Logger.With("component", "objcentral")}
@@ -157,6 +164,13 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 		// Nothing reached the holder (it exited or restarts): the front
 		// door may replay the request, which then finds the new holder.
 		protocol.WriteRetry(w)
+		return
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		// The holder took the request and did not answer in time (frozen,
+		// cut off, or too slow): it may have run, so it is not replayed.
+		http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer within the forward deadline: %v", t.id, t.holder, err), http.StatusGatewayTimeout)
 		return
 	}
 	w.Header().Set("Retry-After", worker.RetryAfter)

@@ -1,5 +1,5 @@
 // Command both links modernc.org/sqlite's database/sql driver and
-// zombiezen.com/go/sqlite, as dwk does (appliance/sqlitedb and d1local): its
+// zombiezen.com/go/sqlite, as dwk does (appliance/process/sqlitedb and d1local): its
 // size minus the modernc probe's is what zombiezen adds to such a binary.
 package main
 
