@@ -6,11 +6,11 @@
 #   scripts/tools.sh                  # everything make test needs
 #   scripts/tools.sh versitygw        # only the named tools (make demo)
 #
-# Tools: node, versitygw, terraform, sshd, tfplugindocs. terraform is not
-# installed here (it comes from HashiCorp, not from a registry this project
-# uses); it is only checked. Under CI (CI=true) every tool that cannot be
-# installed is an error, since the tests that need it fail there; elsewhere
-# it is a note, and those tests skip.
+# Tools: node, versitygw, terraform, sshd, nftables, tfplugindocs. terraform
+# is not installed here (it comes from HashiCorp, not from a registry this
+# project uses); it is only checked. Under CI (CI=true) every tool that
+# cannot be installed is an error, since the tests that need it fail there;
+# elsewhere it is a note, and those tests skip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,6 +76,18 @@ tool_sshd() {
   fi
 }
 
+# nftables: the partition tests (test/partition) cut links with nft drop rules
+# inside network namespaces, as root.
+tool_nftables() {
+  [ -x /usr/sbin/nft ] && return 0
+  if [ "$(id -u)" = 0 ]; then
+    say "apt-get install nftables (nft for the partition tests)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nftables >/dev/null
+  else
+    missing /usr/sbin/nft "apt-get install -y nftables (as root)"
+  fi
+}
+
 # tfplugindocs: make generate renders docs/ from the provider schema and examples/.
 tool_tfplugindocs() {
   if ! command -v tfplugindocs >/dev/null && [ ! -x "$(gobin)/tfplugindocs" ]; then
@@ -84,10 +96,10 @@ tool_tfplugindocs() {
   fi
 }
 
-[ $# -gt 0 ] || set -- node versitygw terraform sshd tfplugindocs
+[ $# -gt 0 ] || set -- node versitygw terraform sshd nftables tfplugindocs
 for tool in "$@"; do
   case "$tool" in
-    node | versitygw | terraform | sshd | tfplugindocs) "tool_$tool" ;;
-    *) echo "usage: $0 [node|versitygw|terraform|sshd|tfplugindocs]..." >&2; exit 2 ;;
+    node | versitygw | terraform | sshd | nftables | tfplugindocs) "tool_$tool" ;;
+    *) echo "usage: $0 [node|versitygw|terraform|sshd|nftables|tfplugindocs]..." >&2; exit 2 ;;
   esac
 done

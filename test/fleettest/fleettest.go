@@ -40,8 +40,13 @@ type Options struct {
 	LeaseTTL time.Duration
 	// DrainTimeout bounds each drain. Default: 10s.
 	DrainTimeout time.Duration
-	// Edit changes each replica's config before it is written.
+	// Edit changes each replica's config before it is written. The
+	// replica's Internal address is read back from listen.advertise.
 	Edit func(i int, c *config.Config)
+	// Prefix, when set, returns the command replica i's `dwk serve` runs
+	// under: the dwk command line is appended to it (for example
+	// {"ip", "netns", "exec", "ns0"}).
+	Prefix func(i int) []string
 }
 
 // Fleet is a running fleet.
@@ -163,6 +168,7 @@ func (f *Fleet) newReplica(i int) *Replica {
 	c.ApplyDefaults()
 	if f.opts.Edit != nil {
 		f.opts.Edit(i, c)
+		r.Internal = c.Listen.Advertise
 	}
 	b, err := config.Encode(c)
 	if err != nil {
@@ -178,7 +184,14 @@ func (f *Fleet) newReplica(i int) *Replica {
 // Start (re)starts the replica's process and waits until it is ready.
 func (r *Replica) Start() {
 	r.f.t.Helper()
-	r.Proc = procs.Start(r.f.t, "dwk serve "+r.Member, procs.Binary(r.f.t), r.f.env(), "serve", "--config", r.Config)
+	bin, args := procs.Binary(r.f.t), []string{"serve", "--config", r.Config}
+	if r.f.opts.Prefix != nil {
+		if pre := r.f.opts.Prefix(r.Index); len(pre) > 0 {
+			cmd := append(append(append([]string(nil), pre...), bin), args...)
+			bin, args = cmd[0], cmd[1:]
+		}
+	}
+	r.Proc = procs.Start(r.f.t, "dwk serve "+r.Member, bin, r.f.env(), args...)
 	r.Admin = r.Proc.WaitFor(adminRE, 60*time.Second)[1]
 	r.Public = r.Proc.WaitFor(readyRE, 60*time.Second)[1]
 }
