@@ -128,6 +128,9 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 			return nil, err
 		}
 		a.cron = s
+		if m != nil {
+			cronMetrics(m, cfg.Fleet.Member, s)
+		}
 	}
 	return a, nil
 }

@@ -8,15 +8,15 @@ import (
 // UnmarshalCaddyfile sets up the source from Caddyfile tokens:
 //
 //	dynamic dwk {
-//		url           <libsql url>
-//		auth_token    <token>
-//		fleet         <name>
-//		namespace     <coordination namespace>
-//		address       internal|public
-//		refresh       <duration>
-//		timeout       <duration>
-//		lease_ttl     <duration>
-//		lease_timeout <duration>
+//		url             <libsql url>
+//		auth_token      <token>
+//		fleet           <name>
+//		namespace       <coordination namespace>
+//		address         internal|public
+//		refresh         <duration>
+//		timeout         <duration>
+//		lease_cache_ttl <duration>
+//		lease_timeout   <duration>
 //	}
 func (u *Upstreams) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // the source name
@@ -48,11 +48,14 @@ func (u *Upstreams) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			dur = &u.Refresh
 		case "timeout":
 			dur = &u.Timeout
-		case "lease_ttl":
-			dur = &u.LeaseTTL
+		case "lease_cache_ttl":
+			dur = &u.LeaseCacheTTL
 		case "lease_timeout":
 			dur = &u.LeaseTimeout
 		default:
+			if err := renamedOption(opt); err != nil {
+				return d.Err(err.Error())
+			}
 			return d.Errf("unrecognized dwk upstreams option %q", opt)
 		}
 		if dur != nil {

@@ -11,15 +11,15 @@ import (
 
 func TestUnmarshalCaddyfile(t *testing.T) {
 	d := caddyfile.NewTestDispenser(`dwk {
-		url           http://127.0.0.1:8080
-		auth_token    {env.DWK_LIBSQL_TOKEN}
-		fleet         prod
-		namespace     coord-prod
-		address       public
-		refresh       250ms
-		timeout       1s
-		lease_ttl     2s
-		lease_timeout 100ms
+		url             http://127.0.0.1:8080
+		auth_token      {env.DWK_LIBSQL_TOKEN}
+		fleet           prod
+		namespace       coord-prod
+		address         public
+		refresh         250ms
+		timeout         1s
+		lease_cache_ttl 2s
+		lease_timeout   100ms
 	}`)
 	var u Upstreams
 	if err := u.UnmarshalCaddyfile(d); err != nil {
@@ -28,7 +28,7 @@ func TestUnmarshalCaddyfile(t *testing.T) {
 	want := &Upstreams{
 		URL: "http://127.0.0.1:8080", AuthToken: "{env.DWK_LIBSQL_TOKEN}", Fleet: "prod", Namespace: "coord-prod",
 		Address: "public", Refresh: caddy.Duration(250 * time.Millisecond), Timeout: caddy.Duration(time.Second),
-		LeaseTTL: caddy.Duration(2 * time.Second), LeaseTimeout: caddy.Duration(100 * time.Millisecond),
+		LeaseCacheTTL: caddy.Duration(2 * time.Second), LeaseTimeout: caddy.Duration(100 * time.Millisecond),
 	}
 	got, _ := json.Marshal(&u)
 	exp, _ := json.Marshal(want)

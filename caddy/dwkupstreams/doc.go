@@ -34,15 +34,15 @@
 // Caddyfile (inside reverse_proxy):
 //
 //	dynamic dwk {
-//		url        http://libsql.internal:8080
-//		auth_token {env.DWK_LIBSQL_TOKEN}
-//		fleet      prod
-//		namespace  dwk-coord-prod
-//		address    internal|public
-//		refresh    500ms
-//		timeout    2s
-//		lease_ttl  1s
-//		lease_timeout 250ms
+//		url             http://libsql.internal:8080
+//		auth_token      {env.DWK_LIBSQL_TOKEN}
+//		fleet           prod
+//		namespace       dwk-coord-prod
+//		address         internal|public
+//		refresh         500ms
+//		timeout         2s
+//		lease_cache_ttl 1s
+//		lease_timeout   250ms
 //	}
 //
 // Every option but url and fleet (or namespace) is optional.

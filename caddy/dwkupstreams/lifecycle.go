@@ -58,8 +58,8 @@ func (u *Upstreams) fillDefaults() {
 	if u.Timeout == 0 {
 		u.Timeout = caddy.Duration(DefaultTimeout)
 	}
-	if u.LeaseTTL == 0 {
-		u.LeaseTTL = caddy.Duration(DefaultLeaseTTL)
+	if u.LeaseCacheTTL == 0 {
+		u.LeaseCacheTTL = caddy.Duration(DefaultLeaseCacheTTL)
 	}
 	if u.LeaseTimeout == 0 {
 		u.LeaseTimeout = caddy.Duration(DefaultLeaseTimeout)
@@ -76,7 +76,7 @@ func (u *Upstreams) start(ctx context.Context, members membership.Lister, leases
 		return fmt.Errorf("%w: %w", errConfig, err)
 	}
 	cache, err := leasecache.New(leases, leasecache.Options{
-		TTL: time.Duration(u.LeaseTTL), Timeout: time.Duration(u.LeaseTimeout), Logger: u.log,
+		TTL: time.Duration(u.LeaseCacheTTL), Timeout: time.Duration(u.LeaseTimeout), Logger: u.log,
 	})
 	if err != nil {
 		return fmt.Errorf("%w: %w", errConfig, err)

@@ -28,8 +28,8 @@ func init() {
 const (
 	DefaultRefresh      = 500 * time.Millisecond
 	DefaultTimeout      = 2 * time.Second
-	DefaultLeaseTTL     = leasecache.DefaultTTL
-	DefaultLeaseTimeout = leasecache.DefaultTimeout
+	DefaultLeaseCacheTTL = leasecache.DefaultTTL
+	DefaultLeaseTimeout  = leasecache.DefaultTimeout
 	// MinRefresh is the shortest refresh interval Validate accepts.
 	MinRefresh = 10 * time.Millisecond
 	// cleanupTimeout bounds Cleanup.
@@ -76,10 +76,11 @@ type Upstreams struct {
 	Refresh caddy.Duration `json:"refresh,omitempty"`
 	// Timeout bounds each round trip to libSQL. Default: 2s.
 	Timeout caddy.Duration `json:"timeout,omitempty"`
-	// LeaseTTL is how long a lease holder looked up for the dwk selection
-	// policy is used before it is re-read (in the background, batched).
-	// Default: 1s.
-	LeaseTTL caddy.Duration `json:"lease_ttl,omitempty"`
+	// LeaseCacheTTL is how long a lease holder looked up for the dwk
+	// selection policy is used before it is re-read (in the background,
+	// batched): the lifetime of the lease-holder cache, not of a lease.
+	// Formerly lease_ttl. Default: 1s.
+	LeaseCacheTTL caddy.Duration `json:"lease_cache_ttl,omitempty"`
 	// LeaseTimeout bounds the lookup of a lease that is not cached, which
 	// the request waits for; past it the request is routed by placement.
 	// Default: 250ms.
@@ -212,7 +213,7 @@ func (u *Upstreams) Validate() error {
 	for _, d := range []struct {
 		name string
 		d    caddy.Duration
-	}{{"timeout", u.Timeout}, {"lease_ttl", u.LeaseTTL}, {"lease_timeout", u.LeaseTimeout}} {
+	}{{"timeout", u.Timeout}, {"lease_cache_ttl", u.LeaseCacheTTL}, {"lease_timeout", u.LeaseTimeout}} {
 		if d.d < 0 {
 			errs = append(errs, fmt.Errorf("%s %s is negative", d.name, time.Duration(d.d)))
 		}

@@ -225,7 +225,7 @@ func TestValidate(t *testing.T) {
 		{&Upstreams{URL: "http://x"}, false},
 		{&Upstreams{URL: "http://x", Fleet: "f", Address: "both"}, false},
 		{&Upstreams{URL: "http://x", Fleet: "f", Refresh: caddy.Duration(time.Millisecond)}, false},
-		{&Upstreams{URL: "http://x", Fleet: "f", LeaseTTL: -1}, false},
+		{&Upstreams{URL: "http://x", Fleet: "f", LeaseCacheTTL: -1}, false},
 	}
 	for i, tt := range tests {
 		if err := tt.u.Validate(); (err == nil) != tt.ok {

@@ -203,11 +203,11 @@ func (s *Scheduler) fire(e Entry, tick time.Time) {
 	defer s.runs.Done()
 	log := s.cfg.Logger.With("worker", e.Worker, "cron", e.Schedule.String(), "tick", tick)
 	s.stats.due.Add(1)
-	won, err := s.cfg.Claimer.Claim(s.runCtx, e.Key(), tick)
+	won, err := s.claim(e, tick, log)
 	switch {
 	case err != nil:
-		s.stats.claimErrors.Add(1)
-		log.Error("cron tick claim failed; tick not run here", "err", err)
+		s.stats.missed.Add(1)
+		log.Error("cron tick missed: its claim kept failing until the tick's grace window ended (or the scheduler stopped)", "err", err)
 		return
 	case !won:
 		s.stats.lost.Add(1)
@@ -217,6 +217,50 @@ func (s *Scheduler) fire(e Entry, tick time.Time) {
 	if err := s.run(e, tick); err != nil {
 		s.stats.runErrors.Add(1)
 		log.Error("cron handler failed; the tick is not retried", "err", err)
+	}
+}
+
+// MaxGrace bounds a tick's grace window: how long after its time a tick
+// whose claim failed (the claimer's store is unreachable) is claimed again.
+// The window also ends when the entry's next tick is due, so a tick never
+// runs after the one that follows it.
+const MaxGrace = 5 * time.Minute
+
+// claim claims a tick, retrying a claim that fails (not one that another
+// replica won) with backoff until the tick's grace window ends: a tick
+// due during a store outage runs once when the store is back, on one
+// replica, instead of being lost.
+func (s *Scheduler) claim(e Entry, tick time.Time, log *slog.Logger) (bool, error) {
+	deadline := e.Schedule.Next(tick)
+	if limit := tick.Add(MaxGrace); deadline.IsZero() || deadline.After(limit) {
+		deadline = limit
+	}
+	backoff := 250 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		won, err := s.cfg.Claimer.Claim(s.runCtx, e.Key(), tick)
+		if err == nil {
+			if attempt > 1 {
+				s.stats.lateClaims.Add(1)
+				log.Info("cron tick claimed after its store came back", "attempts", attempt)
+			}
+			return won, nil
+		}
+		s.stats.claimErrors.Add(1)
+		wait := min(backoff, deadline.Sub(s.cfg.Clock.Now()))
+		if wait <= 0 {
+			return false, err
+		}
+		if attempt == 1 {
+			log.Warn("cron tick claim failed; retrying within the tick's grace window", "until", deadline, "err", err)
+		}
+		select {
+		case <-s.drain:
+			return false, fmt.Errorf("%w (the scheduler stopped)", err)
+		case <-s.runCtx.Done():
+			return false, err
+		case <-s.cfg.Clock.After(wait):
+		}
+		backoff = min(2*backoff, 5*time.Second)
 	}
 }
 
@@ -236,14 +280,17 @@ type SchedulerStats struct {
 	// entry had several ticks due at once, of which only the latest ran.
 	Due, Behind int64
 	// Runs counts ticks this replica won and ran; Lost counts ticks another
-	// replica won; ClaimErrors counts ticks not run because Claim failed.
-	Runs, Lost, ClaimErrors int64
+	// replica won; ClaimErrors counts failed Claim calls (each is retried
+	// within the tick's grace window); LateClaims counts ticks claimed
+	// after failed attempts; Missed counts ticks whose claim failed until
+	// the grace window ended, which this replica therefore did not run.
+	Runs, Lost, ClaimErrors, LateClaims, Missed int64
 	// RunErrors counts runs whose handler returned an error or panicked.
 	RunErrors int64
 }
 
 type schedStats struct {
-	due, behind, runs, lost, claimErrors, runErrors atomic.Int64
+	due, behind, runs, lost, claimErrors, lateClaims, missed, runErrors atomic.Int64
 }
 
 // Stats returns a snapshot of the scheduler's counters.
@@ -251,6 +298,7 @@ func (s *Scheduler) Stats() SchedulerStats {
 	return SchedulerStats{
 		Due: s.stats.due.Load(), Behind: s.stats.behind.Load(),
 		Runs: s.stats.runs.Load(), Lost: s.stats.lost.Load(), ClaimErrors: s.stats.claimErrors.Load(),
+		LateClaims: s.stats.lateClaims.Load(), Missed: s.stats.missed.Load(),
 		RunErrors: s.stats.runErrors.Load(),
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -205,15 +206,63 @@ func (errClaimer) Claim(context.Context, string, time.Time) (bool, error) {
 	return false, errors.New("coordination store unreachable")
 }
 
-func TestSchedulerDoesNotRunOnClaimError(t *testing.T) {
+// TestSchedulerMissesATickWhoseClaimFailsPastTheWindow: a claim that
+// keeps failing is retried until the entry's next tick is due; then the
+// tick counts as missed, and it never ran.
+func TestSchedulerMissesATickWhoseClaimFailsPastTheWindow(t *testing.T) {
 	clock := clocktest.NewFake(base)
 	rec := &recorder{}
 	s := newTestScheduler(t, SchedulerConfig{Entries: []Entry{entry("w", "* * * * *")}, Run: rec.Run, Clock: clock, Claimer: errClaimer{}})
 	clock.WaitCalls(t, 1)
 	clock.Set(base.Add(time.Minute))
-	wait.For(t, "claim error counted", func() bool { return s.Stats().ClaimErrors == 1 })
+	wait.For(t, "the first claim to fail", func() bool { return s.Stats().ClaimErrors >= 1 })
+	// The retries back off up to 5s; 70s of fake time ends the window.
+	for range 40 {
+		n := clock.Calls()
+		clock.Advance(5 * time.Second)
+		if s.Stats().Missed == 1 {
+			break
+		}
+		clock.WaitCalls(t, n+1)
+	}
+	wait.For(t, "the tick to count as missed", func() bool { return s.Stats().Missed == 1 })
 	if got := rec.get(); len(got) != 0 {
-		t.Errorf("ran %+v despite the claim error", got)
+		t.Errorf("ran %+v despite every claim failing", got)
+	}
+}
+
+// flakyClaimer fails its first n claims, as a store that is down and
+// comes back, then wins every claim.
+type flakyClaimer struct{ fails atomic.Int32 }
+
+func (f *flakyClaimer) Claim(context.Context, string, time.Time) (bool, error) {
+	if f.fails.Add(-1) >= 0 {
+		return false, errors.New("coordination store unreachable")
+	}
+	return true, nil
+}
+
+// TestSchedulerRetriesAFailedClaimWithinTheGraceWindow: a tick due while
+// the claimer's store is down runs once, when it is back.
+func TestSchedulerRetriesAFailedClaimWithinTheGraceWindow(t *testing.T) {
+	clock := clocktest.NewFake(base)
+	rec := &recorder{}
+	c := &flakyClaimer{}
+	c.fails.Store(3)
+	s := newTestScheduler(t, SchedulerConfig{Entries: []Entry{entry("w", "* * * * *")}, Run: rec.Run, Clock: clock, Claimer: c})
+	clock.WaitCalls(t, 1)
+	clock.Set(base.Add(time.Minute))
+	// Each poll moves fake time on by 1s: the retries (250ms, 500ms, 1s
+	// apart) come due well inside the tick's 60s window.
+	wait.For(t, "the tick to run after the store came back", func() bool {
+		clock.Advance(time.Second)
+		return len(rec.get()) == 1
+	})
+	if st := s.Stats(); st.ClaimErrors != 3 || st.LateClaims != 1 || st.Missed != 0 || st.Runs != 1 {
+		t.Errorf("stats %+v; want 3 claim errors, 1 late claim, 0 missed, 1 run", st)
+	}
+	if got := rec.get(); !got[0].Event.ScheduledTime.Equal(base.Add(time.Minute)) {
+		t.Errorf("ran %+v; want the tick of %v", got, base.Add(time.Minute))
 	}
 }
 

@@ -3,6 +3,7 @@ package cronlease
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -37,6 +38,11 @@ type Claimer struct {
 	store  *coord.Store
 	member string
 	ttl    time.Duration
+	// nonce makes this process's tokens its own: a claim of the same tick
+	// again (the scheduler retries failed claims) carries the same token,
+	// so it recognises an earlier claim of its own that landed, while a
+	// restarted replica never mistakes its predecessor's claim for its own.
+	nonce [16]byte
 }
 
 var _ cron.TickClaimer = (*Claimer)(nil)
@@ -55,7 +61,11 @@ func New(store *coord.Store, member string, o Options) (*Claimer, error) {
 	if o.TTL == 0 {
 		o.TTL = DefaultTTL
 	}
-	return &Claimer{store: store, member: member, ttl: o.TTL}, nil
+	c := &Claimer{store: store, member: member, ttl: o.TTL}
+	if _, err := rand.Read(c.nonce[:]); err != nil {
+		return nil, fmt.Errorf("cronlease: random nonce: %w", err)
+	}
+	return c, nil
 }
 
 // Key is the coordination key of the lease of one tick of schedule (a
@@ -76,16 +86,16 @@ type Lease struct {
 const maxAttempts = 3
 
 // Claim reports whether this replica runs tick of schedule: one atomic
-// round trip. When a commit's answer is lost, Claim reads the lease back:
-// if it holds this claim's token the tick is won; if there is no lease the
-// commit is sent again with the same token (a late first commit then makes
-// the retry's check fail, and the read-back finds the token).
+// round trip when it wins, two when the tick is taken (the lease is read
+// back: it may be this process's own earlier claim, whose answer was
+// lost). When a commit's answer is lost, Claim reads the lease back: if it
+// holds this claim's token the tick is won; if there is no lease the
+// commit is sent again with the same token. The token is the same for
+// every Claim of one tick by this process, so a Claim that the scheduler
+// repeats after an error finds a claim of its own that landed.
 func (c *Claimer) Claim(ctx context.Context, schedule string, tick time.Time) (bool, error) {
 	key := Key(schedule, tick)
-	lease, err := c.newLease()
-	if err != nil {
-		return false, c.errorf(schedule, tick, err)
-	}
+	lease := c.lease(schedule, tick)
 	value, err := json.Marshal(lease)
 	if err != nil {
 		return false, c.errorf(schedule, tick, fmt.Errorf("encode lease: %w", err))
@@ -93,11 +103,11 @@ func (c *Claimer) Claim(ctx context.Context, schedule string, tick time.Time) (b
 	for attempt := 1; ; attempt++ {
 		res, err := c.store.Atomic().Check(key, 0).Set(key, value, c.ttl).Commit(ctx)
 		switch {
-		case err == nil && (res.OK || attempt == 1):
-			return res.OK, nil
+		case err == nil && res.OK:
+			return true, nil
 		case err == nil:
-			// A retry lost the check: perhaps to this claim's own earlier
-			// commit, which landed late.
+			// The check failed: another replica's claim, or this process's
+			// own earlier one, which landed late.
 			held, _, rerr := c.holder(ctx, key)
 			if rerr != nil {
 				return false, c.errorf(schedule, tick, rerr)
@@ -146,11 +156,10 @@ func (c *Claimer) holder(ctx context.Context, key tuple.Key) (Lease, bool, error
 	return l, true, nil
 }
 
-// newLease returns this replica's lease with a fresh token.
-func (c *Claimer) newLease() (Lease, error) {
-	b := make([]byte, 12)
-	if _, err := rand.Read(b); err != nil {
-		return Lease{}, fmt.Errorf("random token: %w", err)
-	}
-	return Lease{Member: c.member, Token: hex.EncodeToString(b)}, nil
+// lease returns this process's lease of one tick.
+func (c *Claimer) lease(schedule string, tick time.Time) Lease {
+	h := sha256.New()
+	h.Write(c.nonce[:])
+	fmt.Fprintf(h, "%s\x00%d", schedule, tick.UnixMilli())
+	return Lease{Member: c.member, Token: hex.EncodeToString(h.Sum(nil)[:12])}
 }
