@@ -26,8 +26,8 @@ func init() {
 
 // Defaults.
 const (
-	DefaultRefresh      = 500 * time.Millisecond
-	DefaultTimeout      = 2 * time.Second
+	DefaultRefresh       = 500 * time.Millisecond
+	DefaultTimeout       = 2 * time.Second
 	DefaultLeaseCacheTTL = leasecache.DefaultTTL
 	DefaultLeaseTimeout  = leasecache.DefaultTimeout
 	// MinRefresh is the shortest refresh interval Validate accepts.
