@@ -2,6 +2,7 @@ package soak
 
 import (
 	"fmt"
+	"github.com/dwk/fleet/appliance/config"
 	"io"
 	"net/http"
 	"slices"
@@ -37,13 +38,17 @@ func holderOf(b *testing.B, r *fleettest.Replica, name string) string {
 	return resp.Header.Get("X-Dwk-Member")
 }
 
+// pollClient gives up on a request quickly, so a request stuck at a frozen
+// holder does not hide when fresh requests are served again.
+var pollClient = &http.Client{Timeout: 500 * time.Millisecond}
+
 // servedElsewhere polls r until it serves counter name from a member other
 // than not, and returns when; it fails b after limit.
 func servedElsewhere(b *testing.B, r *fleettest.Replica, name, not string, limit time.Duration) time.Time {
 	b.Helper()
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		resp, err := benchClient.Get(r.Public + "/counter/" + name)
+		resp, err := pollClient.Get(r.Public + "/counter/" + name)
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == http.StatusOK && resp.Header.Get("X-Dwk-Member") != not {
@@ -76,27 +81,74 @@ func reportSpread(b *testing.B, ds []time.Duration, unit time.Duration, prefix s
 	}
 }
 
-// BenchmarkFailover kills the holder of an object with SIGKILL and times
-// until another replica serves it, five times (lease TTL 2s).
+// BenchmarkFailover times, at default settings, how long an object is
+// served by no replica after its holder is killed (SIGKILL, restarted
+// only after the object is served elsewhere) and after it is frozen
+// (SIGSTOP, resumed after), five times each; and the coordination round
+// trips per second of a replica holding leases (renewals, heartbeats,
+// listings), over five seconds.
 func BenchmarkFailover(b *testing.B) {
-	const reps, ttl = 5, 2 * time.Second
+	const reps = 5
+	ttl := config.DefaultLeaseTTL
 	f := fleettest.Start(b, fleettest.Options{LeaseTTL: ttl})
-	var took []time.Duration
-	for i := range reps {
-		name := fmt.Sprintf("failover-%d", i)
-		holder := holderOf(b, f.Replicas[0], name)
-		vi, victim := replicaNamed(f, holder)
-		if victim == nil {
-			b.Fatalf("holder %q is not a replica", holder)
+	for _, fault := range []string{"kill", "stop"} {
+		var took []time.Duration
+		for i := range reps {
+			name := fmt.Sprintf("failover-%s-%d", fault, i)
+			holder := holderOf(b, f.Replicas[0], name)
+			vi, victim := replicaNamed(f, holder)
+			if victim == nil {
+				b.Fatalf("holder %q is not a replica", holder)
+			}
+			other := f.Replicas[(vi+1)%len(f.Replicas)]
+			if fault == "kill" {
+				victim.Kill()
+			} else {
+				victim.Pause()
+			}
+			faulted := time.Now()
+			took = append(took, servedElsewhere(b, other, name, holder, 10*ttl).Sub(faulted))
+			if fault == "kill" {
+				victim.Start()
+			} else {
+				victim.Resume()
+			}
+			waitReady(b, victim)
 		}
-		other := f.Replicas[(vi+1)%len(f.Replicas)]
-		victim.Kill()
-		killed := time.Now()
-		took = append(took, servedElsewhere(b, other, name, holder, 10*ttl).Sub(killed))
-		victim.Start()
+		reportSpread(b, took, ttl, "failover-"+fault)
 	}
-	reportSpread(b, took, ttl, "failover")
 	b.ReportMetric(float64(ttl.Milliseconds()), "lease-ttl-ms")
+
+	// Renewal load: a replica holding leases, idle.
+	r := f.Replicas[0]
+	for i := range 5 {
+		holderOf(b, r, fmt.Sprintf("renewal-%d", i))
+	}
+	metric := `dwk_coord_round_trips_total{member="` + r.Member + `"}`
+	before, ok := r.Metric(metric)
+	start := time.Now()
+	time.Sleep(5 * time.Second)
+	after, ok2 := r.Metric(metric)
+	if !ok || !ok2 {
+		b.Fatalf("metric %s not found", metric)
+	}
+	b.ReportMetric((after-before)/time.Since(start).Seconds(), "coord-round-trips-per-s")
+}
+
+// waitReady waits until r answers /readyz with 200.
+func waitReady(b *testing.B, r *fleettest.Replica) {
+	b.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := benchClient.Get(r.Public + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b.Fatalf("%s not ready within 60s", r.Member)
 }
 
 // BenchmarkDrainHandoff drains (SIGTERM) the holder of five objects and
