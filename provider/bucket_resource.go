@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	s3types "github.com/aws/aws-sdk-go-v2/service/s3/types"
 	"github.com/aws/smithy-go"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -18,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/validators"
 )
 
@@ -34,8 +36,6 @@ var (
 
 // NewBucketResource returns dwk_bucket.
 func NewBucketResource() resource.Resource { return &bucketResource{} }
-
-func init() { registerResource(NewBucketResource) }
 
 // bucketModel is dwk_bucket's schema data.
 type bucketModel struct {
@@ -101,21 +101,30 @@ func (r *bucketResource) conn(m *bucketModel) s3Conn {
 	return c.with(m.S3)
 }
 
-func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m bucketModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
+// begin opens Create, Read and Delete: the model decoded from src (the
+// plan or the state), its S3 connection and a client of it. ok is false
+// when either failed; diags says why.
+func (r *bucketResource) begin(ctx context.Context, src getter, diags *diag.Diagnostics) (m bucketModel, conn s3Conn, c *s3.Client, ok bool) {
+	if m, ok = decode[bucketModel](ctx, src, diags); !ok {
+		return m, conn, nil, false
 	}
-	conn := r.conn(&m)
+	conn = r.conn(&m)
 	c, err := conn.client(ctx)
 	if err != nil {
-		resp.Diagnostics.AddError("No S3 connection", err.Error())
+		diags.AddError("No S3 connection", err.Error())
+		return m, conn, nil, false
+	}
+	return m, conn, c, true
+}
+
+func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	m, conn, c, ok := r.begin(ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name := m.Name.ValueString()
 	in := &s3.CreateBucketInput{Bucket: aws.String(name)}
-	if conn.Region != "" && conn.Region != defaultS3Region {
+	if conn.Region != "" && conn.Region != defaults.S3Region {
 		in.CreateBucketConfiguration = &s3types.CreateBucketConfiguration{LocationConstraint: s3types.BucketLocationConstraint(conn.Region)}
 	}
 	if _, err := c.CreateBucket(ctx, in); err != nil {
@@ -137,15 +146,8 @@ func (r *bucketResource) Create(ctx context.Context, req resource.CreateRequest,
 }
 
 func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m bucketModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	conn := r.conn(&m)
-	c, err := conn.client(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("No S3 connection", err.Error())
+	m, conn, c, ok := r.begin(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name := m.Name.ValueString()
@@ -168,9 +170,8 @@ func (r *bucketResource) Read(ctx context.Context, req resource.ReadRequest, res
 // Update only changes force_destroy and the connection, which live in the
 // state alone.
 func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m bucketModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	m, ok := decode[bucketModel](ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	m.ID = m.Name
@@ -178,15 +179,8 @@ func (r *bucketResource) Update(ctx context.Context, req resource.UpdateRequest,
 }
 
 func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m bucketModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	conn := r.conn(&m)
-	c, err := conn.client(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("No S3 connection", err.Error())
+	m, conn, c, ok := r.begin(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name := m.Name.ValueString()

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/nsadmin"
 )
 
@@ -28,9 +29,6 @@ const (
 	EnvS3SecretKey      = "DWK_S3_SECRET_KEY"
 	EnvS3PathStyle      = "DWK_S3_PATH_STYLE"
 )
-
-// defaultS3Region is the region used when none is configured.
-const defaultS3Region = "us-east-1"
 
 // libsqlConn is a resolved libSQL connection.
 type libsqlConn struct {
@@ -126,7 +124,7 @@ func (c libsqlConn) adminClient() (*nsadmin.Client, error) {
 func (c s3Conn) client(ctx context.Context) (*s3.Client, error) {
 	region := c.Region
 	if region == "" {
-		region = defaultS3Region
+		region = defaults.S3Region
 	}
 	opts := []func(*awsconfig.LoadOptions) error{awsconfig.WithRegion(region)}
 	if c.AccessKey != "" || c.SecretKey != "" {

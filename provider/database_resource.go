@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -14,7 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/dwk/fleet/appliance/libsqladmin"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/provider/internal/nsadmin"
 	"github.com/dwk/fleet/provider/internal/validators"
 )
@@ -33,8 +34,6 @@ var (
 
 // NewDatabaseResource returns dwk_database.
 func NewDatabaseResource() resource.Resource { return &databaseResource{} }
-
-func init() { registerResource(NewDatabaseResource) }
 
 // databaseModel is dwk_database's schema data.
 type databaseModel struct {
@@ -120,6 +119,21 @@ func (r *databaseResource) client(m *databaseModel) (*nsadmin.Client, error) {
 	return conn.adminClient()
 }
 
+// begin opens every CRUD method: the model decoded from src (the plan or
+// the state) and a client of its admin API. ok is false when either
+// failed; diags says why.
+func (r *databaseResource) begin(ctx context.Context, src getter, diags *diag.Diagnostics) (m databaseModel, c *nsadmin.Client, ok bool) {
+	if m, ok = decode[databaseModel](ctx, src, diags); !ok {
+		return m, nil, false
+	}
+	c, err := r.client(&m)
+	if err != nil {
+		diags.AddError("No libSQL admin API", err.Error())
+		return m, nil, false
+	}
+	return m, c, true
+}
+
 func (m *databaseModel) block() nsadmin.Block {
 	b := nsadmin.Block{BlockReads: boolValue(m.BlockReads), BlockWrites: boolValue(m.BlockWrites)}
 	if !m.BlockReason.IsNull() && !m.BlockReason.IsUnknown() {
@@ -130,14 +144,8 @@ func (m *databaseModel) block() nsadmin.Block {
 }
 
 func (r *databaseResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m databaseModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	c, err := r.client(&m)
-	if err != nil {
-		resp.Diagnostics.AddError("No libSQL admin API", err.Error())
+	m, c, ok := r.begin(ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name := m.Name.ValueString()
@@ -165,14 +173,8 @@ func (r *databaseResource) Create(ctx context.Context, req resource.CreateReques
 }
 
 func (r *databaseResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	c, err := r.client(&m)
-	if err != nil {
-		resp.Diagnostics.AddError("No libSQL admin API", err.Error())
+	m, c, ok := r.begin(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name := m.Name.ValueString()
@@ -197,14 +199,8 @@ func (r *databaseResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 func (r *databaseResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m databaseModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	c, err := r.client(&m)
-	if err != nil {
-		resp.Diagnostics.AddError("No libSQL admin API", err.Error())
+	m, c, ok := r.begin(ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name := m.Name.ValueString()
@@ -217,14 +213,8 @@ func (r *databaseResource) Update(ctx context.Context, req resource.UpdateReques
 }
 
 func (r *databaseResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m databaseModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	c, err := r.client(&m)
-	if err != nil {
-		resp.Diagnostics.AddError("No libSQL admin API", err.Error())
+	m, c, ok := r.begin(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	name := m.Name.ValueString()

@@ -61,19 +61,6 @@ func (r *fleetResource) deployer() *deploy.Deployer {
 	return d
 }
 
-// deployHosts returns the deployer's hosts of spec.
-func deployHosts(spec *fleetSpec, ts *targets) ([]*deploy.Host, error) {
-	out := make([]*deploy.Host, len(spec.Hosts))
-	for i, h := range spec.Hosts {
-		dh, err := spec.deployHost(h, ts.get(h))
-		if err != nil {
-			return nil, err
-		}
-		out[i] = dh
-	}
-	return out, nil
-}
-
 func newAdminToken() (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
@@ -82,27 +69,71 @@ func newAdminToken() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// applySpec resolves the plan for an apply, where everything is known.
-func (r *fleetResource) applySpec(ctx context.Context, plan *fleetModel, config interface {
-	GetAttribute(context.Context, path.Path, any) diag.Diagnostics
-}) (*fleetSpec, diag.Diagnostics) {
-	var diags diag.Diagnostics
+// attributeGetter is how an apply reads the write-only secret, which
+// only the request's config holds: tfsdk.Config's GetAttribute.
+type attributeGetter interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
+}
+
+// beginApply opens Create and Update: the plan, and the spec to apply,
+// where everything is known, with the write-only secret from config and
+// the admin token generated when it is still unknown. ok is false when
+// either failed; diags says why.
+func (r *fleetResource) beginApply(ctx context.Context, src getter, config attributeGetter, diags *diag.Diagnostics) (plan fleetModel, spec *fleetSpec, ok bool) {
+	if plan, ok = decode[fleetModel](ctx, src, diags); !ok {
+		return plan, nil, false
+	}
 	var secret types.String
 	diags.Append(config.GetAttribute(ctx, path.Root("secret"), &secret)...)
+	if diags.HasError() {
+		return plan, nil, false
+	}
 	if plan.AdminToken.IsUnknown() || plan.AdminToken.IsNull() {
 		tok, err := newAdminToken()
 		if err != nil {
 			diags.AddError("Cannot generate the admin token", err.Error())
-			return nil, diags
+			return plan, nil, false
 		}
 		plan.AdminToken = types.StringValue(tok)
 	}
-	spec, known, d := resolve(ctx, plan, secret, r.data)
+	spec, known, d := resolve(ctx, &plan, secret, r.data)
 	diags.Append(d...)
 	if !known && !diags.HasError() {
 		diags.AddError("Unknown values at apply", "dwk_fleet got a configuration with unknown values at apply time; this is a bug in the provider.")
 	}
-	return spec, diags
+	return plan, spec, !diags.HasError()
+}
+
+// beginState opens Read and Delete, and Update's side of what is
+// deployed: the state, its spec and its replicas. ok is false when they
+// cannot be had (a decoding error, or a state with unknown values).
+func (r *fleetResource) beginState(ctx context.Context, src getter, diags *diag.Diagnostics) (state fleetModel, spec *fleetSpec, replicas []replicaModel, ok bool) {
+	if state, ok = decode[fleetModel](ctx, src, diags); !ok {
+		return state, nil, nil, false
+	}
+	spec, known, d := resolve(ctx, &state, types.StringNull(), r.data)
+	diags.Append(d...)
+	if diags.HasError() || !known {
+		return state, nil, nil, false
+	}
+	replicas, d = replicasOf(ctx, state.Replicas)
+	diags.Append(d...)
+	return state, spec, replicas, !diags.HasError()
+}
+
+// hostsOn returns the deployer's hosts of spec, each reached through ts.
+// ok is false when a host's dwk.json cannot be rendered; diags says why.
+func hostsOn(spec *fleetSpec, ts *targets, diags *diag.Diagnostics) (hosts []*deploy.Host, ok bool) {
+	hosts = make([]*deploy.Host, len(spec.Hosts))
+	for i, h := range spec.Hosts {
+		dh, err := spec.deployHost(h, ts.get(h))
+		if err != nil {
+			diags.AddError("Cannot render dwk.json", err.Error())
+			return nil, false
+		}
+		hosts[i] = dh
+	}
+	return hosts, true
 }
 
 // hostFailed adds the diagnostic of a failed host.
@@ -116,21 +147,14 @@ func hostFailed(diags *diag.Diagnostics, label string, err error) {
 }
 
 func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan fleetModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	spec, diags := r.applySpec(ctx, &plan, req.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
+	plan, spec, ok := r.beginApply(ctx, req.Plan, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	ts := newTargets()
 	defer ts.close()
-	hosts, err := deployHosts(spec, ts)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot render dwk.json", err.Error())
+	hosts, ok := hostsOn(spec, ts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	d := r.deployer()
@@ -216,23 +240,14 @@ func expandSHA(id string, known ...string) string {
 }
 
 func (r *fleetResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state fleetModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	state, spec, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	spec, known, diags := resolve(ctx, &state, types.StringNull(), r.data)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() || !known {
-		return
-	}
-	prior, diags := replicasOf(ctx, state.Replicas)
-	resp.Diagnostics.Append(diags...)
 	ts := newTargets()
 	defer ts.close()
-	hosts, err := deployHosts(spec, ts)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot render dwk.json", err.Error())
+	hosts, ok := hostsOn(spec, ts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	d := r.deployer()
@@ -293,33 +308,24 @@ func fillNull(r replicaModel) replicaModel {
 }
 
 func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state fleetModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	plan, spec, ok := r.beginApply(ctx, req.Plan, req.Config, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	spec, diags := r.applySpec(ctx, &plan, req.Config)
-	resp.Diagnostics.Append(diags...)
-	old, known, d2 := resolve(ctx, &state, types.StringNull(), r.data)
-	resp.Diagnostics.Append(d2...)
-	if resp.Diagnostics.HasError() || !known {
+	state, old, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	prior, diags := replicasOf(ctx, state.Replicas)
-	resp.Diagnostics.Append(diags...)
 	planned, diags := replicasOf(ctx, plan.Replicas)
 	resp.Diagnostics.Append(diags...)
 	ts := newTargets()
 	defer ts.close()
-	hosts, err := deployHosts(spec, ts)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot render dwk.json", err.Error())
+	hosts, ok := hostsOn(spec, ts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	oldHosts, err := deployHosts(old, ts)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot render dwk.json", err.Error())
+	oldHosts, ok := hostsOn(old, ts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 
@@ -435,23 +441,14 @@ func mergeKnown(planned, prior replicaModel) replicaModel {
 }
 
 func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state fleetModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	_, spec, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	spec, known, diags := resolve(ctx, &state, types.StringNull(), r.data)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() || !known {
-		return
-	}
-	prior, diags := replicasOf(ctx, state.Replicas)
-	resp.Diagnostics.Append(diags...)
 	ts := newTargets()
 	defer ts.close()
-	hosts, err := deployHosts(spec, ts)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot render dwk.json", err.Error())
+	hosts, ok := hostsOn(spec, ts, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	d := r.deployer()

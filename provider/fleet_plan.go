@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/deploy"
 )
 
@@ -49,7 +50,7 @@ func (r *fleetResource) ValidateConfig(ctx context.Context, req resource.Validat
 		if h.InstallDir.IsUnknown() || h.Member.IsUnknown() {
 			continue
 		}
-		dir := orDefault(h.InstallDir, "/opt/dwk/"+name)
+		dir := orDefault(h.InstallDir, defaults.InstallDir(name))
 		if j, dup := dirs[addr+"|"+dir]; dup {
 			resp.Diagnostics.AddAttributeError(p, "Two hosts share an install directory",
 				fmt.Sprintf("hosts[%d] and hosts[%d] both install to %s on %s; give them different install_dir values.", j, i, dir, addr))
@@ -171,7 +172,7 @@ func stateHosts(ctx context.Context, state *fleetModel, replicas *[]replicaModel
 	diags.Append(d...)
 	hs, d := hostsOf(ctx, state.Hosts)
 	diags.Append(d...)
-	ports := [3]int64{intOr(state.PublicPort, defaultPublicPort), intOr(state.InternalPort, defaultInternalPort), intOr(state.AdminPort, defaultAdminPort)}
+	ports := [3]int64{intOr(state.PublicPort, defaults.PublicPort), intOr(state.InternalPort, defaults.InternalPort), intOr(state.AdminPort, defaults.AdminPort)}
 	*replicas = rs
 	*hosts = resolveHosts(state.Name.ValueString(), hs, ports)
 	return diags

@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/deploy"
 	"github.com/dwk/fleet/provider/internal/planmodifiers"
 	"github.com/dwk/fleet/provider/internal/validators"
@@ -42,8 +44,6 @@ var (
 
 // NewFleetResource returns dwk_fleet.
 func NewFleetResource() resource.Resource { return &fleetResource{newDeployer: deploy.New} }
-
-func init() { registerResource(NewFleetResource) }
 
 func (r *fleetResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_fleet"
@@ -115,9 +115,9 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			},
 			"storage_mode": schema.StringAttribute{
 				MarkdownDescription: "`\"local\"` (each replica keeps its data in `<install_dir>/data`) or `\"central\"` (every replica shares " +
-					"`libsql` and `s3`). Default: `\"local\"`.",
-				Optional: true, Computed: true, Default: stringdefault.StaticString("local"),
-				Validators: []validator.String{stringvalidator.OneOf("local", "central")},
+					"`libsql` and `s3`). Default: `\"" + defaults.StorageMode + "\"`.",
+				Optional: true, Computed: true, Default: stringdefault.StaticString(defaults.StorageMode),
+				Validators: []validator.String{stringvalidator.OneOf(config.ModeLocal, config.ModeCentral)},
 			},
 			"libsql": schema.SingleNestedAttribute{
 				MarkdownDescription: "Central mode: the libSQL server the replicas use (`storage.libsql`). Unset fields fall back to the " +
@@ -167,12 +167,12 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 						Optional:            true,
 						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 							"queue":              schema.StringAttribute{MarkdownDescription: "Queue name.", Required: true},
-							"max_batch_size":     schema.Int64Attribute{MarkdownDescription: "Most messages per batch, 1-100. Default: `10`.", Optional: true, Validators: []validator.Int64{int64validator.Between(1, 100)}},
-							"max_batch_timeout":  schema.StringAttribute{MarkdownDescription: "How long to wait to fill a batch. Default: `\"5s\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
-							"max_retries":        schema.Int64Attribute{MarkdownDescription: "Retries before the dead-letter queue, 0-100. Default: `3`.", Optional: true, Validators: []validator.Int64{int64validator.Between(0, 100)}},
+							"max_batch_size":     schema.Int64Attribute{MarkdownDescription: "Most messages per batch, 1-100. Default: `" + strconv.Itoa(config.DefaultMaxBatchSize) + "`.", Optional: true, Validators: []validator.Int64{int64validator.Between(1, 100)}},
+							"max_batch_timeout":  schema.StringAttribute{MarkdownDescription: "How long to wait to fill a batch. Default: `\"" + defaults.Duration(config.DefaultMaxBatchTimeout) + "\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
+							"max_retries":        schema.Int64Attribute{MarkdownDescription: "Retries before the dead-letter queue, 0-100. Default: `" + strconv.Itoa(config.DefaultMaxRetries) + "`.", Optional: true, Validators: []validator.Int64{int64validator.Between(0, 100)}},
 							"dead_letter_queue":  schema.StringAttribute{MarkdownDescription: "Queue for messages out of retries. Default: none.", Optional: true},
 							"retry_delay":        schema.StringAttribute{MarkdownDescription: "Delay of a retry that names none. Default: `\"0s\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
-							"visibility_timeout": schema.StringAttribute{MarkdownDescription: "How long a claimed batch stays hidden. Default: `\"30s\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
+							"visibility_timeout": schema.StringAttribute{MarkdownDescription: "How long a claimed batch stays hidden. Default: `\"" + defaults.Duration(config.DefaultVisibility) + "\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
 						}},
 					},
 				}},
@@ -188,14 +188,14 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 					"query":     schema.StringAttribute{MarkdownDescription: "Query parameter holding the object name.", Optional: true},
 				}},
 			},
-			"public_port":   portAttr("Port of the public listener (the front door) on every host, unless a host sets `public`.", defaultPublicPort),
-			"internal_port": portAttr("Central mode: port of the internal listener replicas forward to, unless a host sets `internal`.", defaultInternalPort),
-			"admin_port":    portAttr("Port of the admin listener (admin API, metrics, health), on the host's loopback unless a host sets `admin`.", defaultAdminPort),
-			"drain_timeout": durationAttr("How long a draining replica may take to finish in-flight work (`drain.timeout`); stopping kills a replica after this plus 15s.", defaultDrainTimeout, time.Second),
-			"lease_ttl":     durationAttr("Object lease TTL (`lease.ttl`), at least 1s.", defaultLeaseTTL, time.Second),
+			"public_port":   portAttr("Port of the public listener (the front door) on every host, unless a host sets `public`.", defaults.PublicPort),
+			"internal_port": portAttr("Central mode: port of the internal listener replicas forward to, unless a host sets `internal`.", defaults.InternalPort),
+			"admin_port":    portAttr("Port of the admin listener (admin API, metrics, health), on the host's loopback unless a host sets `admin`.", defaults.AdminPort),
+			"drain_timeout": durationAttr("How long a draining replica may take to finish in-flight work (`drain.timeout`); stopping kills a replica after this plus 15s.", defaults.DrainTimeout, time.Second),
+			"lease_ttl":     durationAttr("Object lease TTL (`lease.ttl`), at least "+defaults.Duration(defaults.MinLeaseTTL)+".", defaults.LeaseTTL, defaults.MinLeaseTTL),
 			"log_level": schema.StringAttribute{
-				MarkdownDescription: "`debug`, `info`, `warn` or `error`. Default: `\"info\"`.",
-				Optional:            true, Computed: true, Default: stringdefault.StaticString(defaultLogLevel),
+				MarkdownDescription: "`debug`, `info`, `warn` or `error`. Default: `\"" + defaults.LogLevel + "\"`.",
+				Optional:            true, Computed: true, Default: stringdefault.StaticString(defaults.LogLevel),
 				Validators: []validator.String{stringvalidator.OneOf("debug", "info", "warn", "error")},
 			},
 			"admin_token": schema.StringAttribute{
@@ -227,12 +227,12 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 						Validators:          []validator.String{validators.HostAddress()},
 					},
 					"port": schema.Int64Attribute{
-						MarkdownDescription: "SSH port. Default: `22`.",
+						MarkdownDescription: "SSH port. Default: `" + itoa(defaults.SSHPort) + "`.",
 						Optional:            true,
 						Validators:          []validator.Int64{int64validator.Between(1, 65535)},
 					},
 					"user": schema.StringAttribute{
-						MarkdownDescription: "SSH user. Default: `\"root\"`. With systemd, a user other than root needs passwordless `sudo`.",
+						MarkdownDescription: "SSH user. Default: `\"" + defaults.SSHUser + "\"`. With systemd, a user other than root needs passwordless `sudo`.",
 						Optional:            true,
 					},
 					"private_key": schema.StringAttribute{
@@ -247,7 +247,7 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 						Validators: []validator.String{validators.SSHPublicKey()},
 					},
 					"install_dir": schema.StringAttribute{
-						MarkdownDescription: "Absolute directory holding everything installed on the host. Default: `\"/opt/dwk/<name>\"`.",
+						MarkdownDescription: "Absolute directory holding everything installed on the host. Default: `\"" + defaults.InstallDir("<name>") + "\"`.",
 						Optional:            true,
 						Validators:          []validator.String{validators.AbsPath()},
 					},
@@ -276,21 +276,21 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			},
 			"service": schema.StringAttribute{
 				MarkdownDescription: "How replicas run: `\"systemd\"` (a unit in /etc/systemd/system), `\"process\"` (a detached `dwk supervise` " +
-					"that restarts a failed replica with backoff) or `\"auto\"` (systemd where the host was booted with it, else process). Default: `\"auto\"`.",
-				Optional: true, Computed: true, Default: stringdefault.StaticString(deploy.ServiceAuto),
+					"that restarts a failed replica with backoff) or `\"auto\"` (systemd where the host was booted with it, else process). Default: `\"" + defaults.Service + "\"`.",
+				Optional: true, Computed: true, Default: stringdefault.StaticString(defaults.Service),
 				Validators: []validator.String{stringvalidator.OneOf(deploy.ServiceAuto, deploy.ServiceSystemd, deploy.ServiceProcess)},
 			},
 			"max_parallel": schema.Int64Attribute{
-				MarkdownDescription: "Most replicas out of rotation at once during an update. Default: `1`.",
-				Optional:            true, Computed: true, Default: int64default.StaticInt64(1),
+				MarkdownDescription: "Most replicas out of rotation at once during an update. Default: `" + itoa(defaults.MaxParallel) + "`.",
+				Optional:            true, Computed: true, Default: int64default.StaticInt64(defaults.MaxParallel),
 				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
-			"min_healthy_time": durationAttr("How long an updated replica must keep answering `/readyz` with 200 before the next batch starts.", defaultMinHealthy, 0),
+			"min_healthy_time": durationAttr("How long an updated replica must keep answering `/readyz` with 200 before the next batch starts.", defaults.MinHealthyTime, 0),
 			"auto_revert": schema.BoolAttribute{
-				MarkdownDescription: "When an update fails, put the previous binary and config back on the hosts already changed. Default: `false`.",
-				Optional:            true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "When an update fails, put the previous binary and config back on the hosts already changed. Default: `" + strconv.FormatBool(defaults.AutoRevert) + "`.",
+				Optional:            true, Computed: true, Default: booldefault.StaticBool(defaults.AutoRevert),
 			},
-			"ready_timeout": durationAttr("How long a started replica may take to answer `/readyz` with 200.", defaultReadyTimeout, time.Second),
+			"ready_timeout": durationAttr("How long a started replica may take to answer `/readyz` with 200.", defaults.ReadyTimeout, time.Second),
 			"replicas": schema.ListNestedAttribute{
 				MarkdownDescription: "What each host runs, in the order of `hosts`, as `Read` found it. The plan wants every `state` to be " +
 					"`\"running\"` and every `config_hash` and `artifact_sha256` to match the configuration, so drift shows as a change here.",

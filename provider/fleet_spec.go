@@ -13,24 +13,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/deploy"
 	"github.com/dwk/fleet/provider/internal/sshtarget"
 )
 
-// Defaults of dwk_fleet's attributes, as the schema states them.
-const (
-	defaultPublicPort   = 8787
-	defaultInternalPort = 8788
-	defaultAdminPort    = 8789
-	defaultDrainTimeout = "30s"
-	defaultLeaseTTL     = "10s"
-	defaultLogLevel     = "info"
-	defaultMinHealthy   = "5s"
-	defaultReadyTimeout = "60s"
-	defaultSSHPort      = 22
-	defaultSSHUser      = "root"
-	localAddress        = "local"
-)
+// localAddress is the host address that means the machine Terraform runs
+// on. The defaults of the other attributes are in internal/defaults.
+const localAddress = "local"
 
 // fleetSpec is a dwk_fleet whose attributes are all known, with defaults
 // applied: what the deployer works from.
@@ -107,9 +97,9 @@ func resolve(ctx context.Context, m *fleetModel, secret types.String, data *prov
 		return nil, false, nil
 	}
 	s := &fleetSpec{
-		Name: m.Name.ValueString(), Secret: secret.ValueString(), Mode: orDefault(m.StorageMode, config.ModeLocal),
-		LogLevel: orDefault(m.LogLevel, defaultLogLevel), Service: orDefault(m.Service, deploy.ServiceAuto),
-		MaxParallel: int(intOr(m.MaxParallel, 1)), AutoRevert: boolValue(m.AutoRevert),
+		Name: m.Name.ValueString(), Secret: secret.ValueString(), Mode: orDefault(m.StorageMode, defaults.StorageMode),
+		LogLevel: orDefault(m.LogLevel, defaults.LogLevel), Service: orDefault(m.Service, defaults.Service),
+		MaxParallel: int(intOr(m.MaxParallel, defaults.MaxParallel)), AutoRevert: boolValue(m.AutoRevert),
 		Artifact: deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
 	}
 	if !m.AdminToken.IsUnknown() {
@@ -121,10 +111,10 @@ func resolve(ctx context.Context, m *fleetModel, secret types.String, data *prov
 		def  string
 		name string
 	}{
-		{&s.DrainTimeout, m.DrainTimeout, defaultDrainTimeout, "drain_timeout"},
-		{&s.LeaseTTL, m.LeaseTTL, defaultLeaseTTL, "lease_ttl"},
-		{&s.MinHealthy, m.MinHealthyTime, defaultMinHealthy, "min_healthy_time"},
-		{&s.ReadyTimeout, m.ReadyTimeout, defaultReadyTimeout, "ready_timeout"},
+		{&s.DrainTimeout, m.DrainTimeout, defaults.DrainTimeout, "drain_timeout"},
+		{&s.LeaseTTL, m.LeaseTTL, defaults.LeaseTTL, "lease_ttl"},
+		{&s.MinHealthy, m.MinHealthyTime, defaults.MinHealthyTime, "min_healthy_time"},
+		{&s.ReadyTimeout, m.ReadyTimeout, defaults.ReadyTimeout, "ready_timeout"},
 	} {
 		v, err := time.ParseDuration(orDefault(d.v, d.def))
 		if err != nil {
@@ -176,7 +166,7 @@ func resolve(ctx context.Context, m *fleetModel, secret types.String, data *prov
 
 	hs, d := hostsOf(ctx, m.Hosts)
 	diags.Append(d...)
-	ports := [3]int64{intOr(m.PublicPort, defaultPublicPort), intOr(m.InternalPort, defaultInternalPort), intOr(m.AdminPort, defaultAdminPort)}
+	ports := [3]int64{intOr(m.PublicPort, defaults.PublicPort), intOr(m.InternalPort, defaults.InternalPort), intOr(m.AdminPort, defaults.AdminPort)}
 	s.Hosts = resolveHosts(s.Name, hs, ports)
 	return s, true, diags
 }
@@ -191,13 +181,13 @@ func resolveHosts(name string, hs []hostModel, ports [3]int64) []*hostSpec {
 	localN := 0
 	for i, h := range hs {
 		hs := &hostSpec{Index: i, Address: h.Address.ValueString()}
-		hs.InstallDir = orDefault(h.InstallDir, "/opt/dwk/"+name)
+		hs.InstallDir = orDefault(h.InstallDir, defaults.InstallDir(name))
 		if hs.Local() {
 			localN++
 			hs.Member = orDefault(h.Member, fmt.Sprintf("%s-%d", localAddress, localN))
 		} else {
 			hs.SSH = sshtarget.Config{
-				Address: hs.Address, Port: int(intOr(h.Port, defaultSSHPort)), User: orDefault(h.User, defaultSSHUser),
+				Address: hs.Address, Port: int(intOr(h.Port, defaults.SSHPort)), User: orDefault(h.User, defaults.SSHUser),
 				PrivateKey: h.PrivateKey.ValueString(), HostKey: h.HostKey.ValueString(),
 			}
 			hs.Member = orDefault(h.Member, hs.Address)

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/deploy"
 	"github.com/dwk/fleet/provider/internal/sshtarget"
 	"github.com/dwk/fleet/provider/internal/validators"
@@ -28,7 +28,9 @@ var _ datasource.DataSource = (*fleetStatusDataSource)(nil)
 // NewFleetStatusDataSource returns dwk_fleet_status.
 func NewFleetStatusDataSource() datasource.DataSource { return &fleetStatusDataSource{} }
 
-func init() { registerDataSource(NewFleetStatusDataSource) }
+// defaultAdmin is the admin listen address dwk_fleet gives a host that
+// sets none.
+var defaultAdmin = "127.0.0.1:" + itoa(defaults.AdminPort)
 
 type fleetStatusModel struct {
 	AdminURLs  []string            `tfsdk:"admin_urls"`
@@ -83,11 +85,11 @@ func (d *fleetStatusDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				Optional:            true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"address":     schema.StringAttribute{MarkdownDescription: "SSH host name or IP.", Required: true, Validators: []validator.String{validators.HostAddress()}},
-					"port":        schema.Int64Attribute{MarkdownDescription: "SSH port. Default: `22`.", Optional: true, Validators: []validator.Int64{int64validator.Between(1, 65535)}},
-					"user":        schema.StringAttribute{MarkdownDescription: "SSH user. Default: `\"root\"`.", Optional: true},
+					"port":        schema.Int64Attribute{MarkdownDescription: "SSH port. Default: `" + itoa(defaults.SSHPort) + "`.", Optional: true, Validators: []validator.Int64{int64validator.Between(1, 65535)}},
+					"user":        schema.StringAttribute{MarkdownDescription: "SSH user. Default: `\"" + defaults.SSHUser + "\"`.", Optional: true},
 					"private_key": schema.StringAttribute{MarkdownDescription: "SSH private key (PEM). Sensitive.", Required: true, Sensitive: true, Validators: []validator.String{validators.SSHPrivateKey()}},
 					"host_key":    schema.StringAttribute{MarkdownDescription: "The host's public key, authorized_keys format.", Required: true, Validators: []validator.String{validators.SSHPublicKey()}},
-					"admin":       schema.StringAttribute{MarkdownDescription: "Admin listen address on the host. Default: `\"127.0.0.1:8789\"`.", Optional: true, Validators: []validator.String{validators.ListenAddress()}},
+					"admin":       schema.StringAttribute{MarkdownDescription: "Admin listen address on the host. Default: `\"" + defaultAdmin + "\"`.", Optional: true, Validators: []validator.String{validators.ListenAddress()}},
 				}},
 			},
 			"admin_token": schema.StringAttribute{
@@ -141,11 +143,11 @@ func (d *fleetStatusDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	for _, h := range m.Hosts {
 		cfg := sshtarget.Config{
-			Address: h.Address.ValueString(), Port: int(intOr(h.Port, defaultSSHPort)), User: orDefault(h.User, defaultSSHUser),
+			Address: h.Address.ValueString(), Port: int(intOr(h.Port, defaults.SSHPort)), User: orDefault(h.User, defaults.SSHUser),
 			PrivateKey: h.PrivateKey.ValueString(), HostKey: h.HostKey.ValueString(),
 		}
 		t := sshtarget.NewLazy(cfg)
-		admin := deploy.DialAddr(orDefault(h.Admin, "127.0.0.1:"+strconv.Itoa(defaultAdminPort)))
+		admin := deploy.DialAddr(orDefault(h.Admin, defaultAdmin))
 		probes = append(probes, probe{endpoint: cfg.Name(), closer: t.Close,
 			host: &deploy.Host{Name: cfg.Name(), Target: t, AdminAddr: admin, AdminToken: m.AdminToken.ValueString()}})
 	}

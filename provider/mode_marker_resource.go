@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -51,8 +52,6 @@ var (
 
 // NewModeMarkerResource returns dwk_mode_marker.
 func NewModeMarkerResource() resource.Resource { return &modeMarkerResource{} }
-
-func init() { registerResource(NewModeMarkerResource) }
 
 // modeMarkerModel is dwk_mode_marker's schema data.
 type modeMarkerModel struct {
@@ -312,6 +311,36 @@ func storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, markerStoreTimeout)
 }
 
+// begin opens every CRUD method: the model decoded from src (the plan or
+// the state) and its stores, open. ok is false when either failed; diags
+// says why. The caller closes st, and bounds ctx with storeContext first.
+func (r *modeMarkerResource) begin(ctx context.Context, src getter, diags *diag.Diagnostics) (m modeMarkerModel, st *markerStores, ok bool) {
+	if m, ok = decode[modeMarkerModel](ctx, src, diags); !ok {
+		return m, nil, false
+	}
+	st, err := r.open(ctx, &m)
+	if err != nil {
+		diags.AddError("Cannot reach the stores of fleet "+m.Fleet.ValueString(), err.Error())
+		return m, nil, false
+	}
+	return m, st, true
+}
+
+// readForWrite reads both copies before Create or Update writes them: ok
+// is false when they cannot be read or belong to another fleet.
+func (s *markerStores) readForWrite(ctx context.Context, diags *diag.Diagnostics) (c markerstore.Copies, ok bool) {
+	c, err := s.read(ctx)
+	if err != nil {
+		diags.AddError("Cannot read the stores of fleet "+s.fleet, err.Error())
+		return c, false
+	}
+	if err := s.foreign(c); err != nil {
+		diags.AddError("The stores belong to another fleet", err.Error())
+		return c, false
+	}
+	return c, true
+}
+
 // ModifyPlan fills what the plan can know: the coordination database's
 // name, the marker's id and times (kept across updates, unknown on
 // create), and the status every apply leaves: in sync.
@@ -351,29 +380,18 @@ func (r *modeMarkerResource) ModifyPlan(ctx context.Context, req resource.Modify
 }
 
 func (r *modeMarkerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m modeMarkerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	fleet := m.Fleet.ValueString()
-	st, err := r.open(ctx, &m)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot reach the stores of fleet "+fleet, err.Error())
+	m, st, ok := r.begin(ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	defer st.close()
-	copies, err := st.read(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the stores of fleet "+fleet, err.Error())
+	copies, ok := st.readForWrite(ctx, &resp.Diagnostics)
+	if !ok {
 		return
 	}
-	if err := st.foreign(copies); err != nil {
-		resp.Diagnostics.AddError("The stores belong to another fleet", err.Error())
-		return
-	}
+	fleet := st.fleet
 	if copies.Coord.Status == markerstore.Present {
 		resp.Diagnostics.AddError("Fleet "+fleet+" already has a mode marker",
 			fmt.Sprintf("The coordination database (%s) holds a mode marker (id %s, created %s). Manage it with "+
@@ -402,20 +420,14 @@ func (m *modeMarkerModel) fill(mk marker.Marker) {
 }
 
 func (r *modeMarkerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var m modeMarkerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	fleet := m.Fleet.ValueString()
-	st, err := r.open(ctx, &m)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot reach the stores of fleet "+fleet, err.Error())
+	m, st, ok := r.begin(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	defer st.close()
+	fleet := st.fleet
 	copies, err := st.read(ctx)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the mode marker of fleet "+fleet, err.Error())
@@ -449,31 +461,23 @@ func (r *modeMarkerResource) Read(ctx context.Context, req resource.ReadRequest,
 // and the planned bucket, and removes the copy from a bucket no longer
 // used.
 func (r *modeMarkerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan, state modeMarkerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	state, ok := decode[modeMarkerModel](ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	fleet := plan.Fleet.ValueString()
-	st, err := r.open(ctx, &plan)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot reach the stores of fleet "+fleet, err.Error())
+	plan, st, ok := r.begin(ctx, req.Plan, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	defer st.close()
-	copies, err := st.read(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the stores of fleet "+fleet, err.Error())
+	if _, ok := st.readForWrite(ctx, &resp.Diagnostics); !ok {
 		return
 	}
-	if err := st.foreign(copies); err != nil {
-		resp.Diagnostics.AddError("The stores belong to another fleet", err.Error())
-		return
-	}
+	fleet := st.fleet
 	mk := marker.Marker{Fleet: fleet, Mode: marker.Mode, Schema: int(plan.Schema.ValueInt64()), ID: state.MarkerID.ValueString(), CreatedBy: state.CreatedBy.ValueString()}
+	var err error
 	if mk.Created, err = time.Parse(time.RFC3339, state.Created.ValueString()); err != nil || mk.ID == "" {
 		mk = marker.New(fleet, mk.Schema, "terraform-provider-dwk "+buildinfo.Version())
 	}
@@ -510,20 +514,14 @@ func (r *modeMarkerResource) deleteBucketCopy(ctx context.Context, state *modeMa
 }
 
 func (r *modeMarkerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var m modeMarkerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	fleet := m.Fleet.ValueString()
-	st, err := r.open(ctx, &m)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot reach the stores of fleet "+fleet, err.Error())
+	_, st, ok := r.begin(ctx, req.State, &resp.Diagnostics)
+	if !ok {
 		return
 	}
 	defer st.close()
+	fleet := st.fleet
 	if st.coord != nil {
 		if err := markerstore.DeleteCoord(ctx, st.coord); err != nil {
 			resp.Diagnostics.AddError("Cannot delete the mode marker of fleet "+fleet, err.Error())

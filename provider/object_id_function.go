@@ -5,7 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 
-	"github.com/dwk/fleet/appliance/objectid"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 )
 
 // objectIDFunction is provider::dwk::object_id: the id dwk gives the named
@@ -17,8 +17,6 @@ var _ function.Function = objectIDFunction{}
 // NewObjectIDFunction returns object_id.
 func NewObjectIDFunction() function.Function { return objectIDFunction{} }
 
-func init() { registerFunction(NewObjectIDFunction) }
-
 func (objectIDFunction) Metadata(_ context.Context, _ function.MetadataRequest, resp *function.MetadataResponse) {
 	resp.Name = "object_id"
 }
@@ -28,7 +26,7 @@ func (objectIDFunction) Definition(_ context.Context, _ function.DefinitionReque
 		Summary: "The id of a named Durable Object",
 		MarkdownDescription: "Returns the id (64 lowercase hex digits) that a fleet gives the object `name` of namespace `namespace` " +
 			"(`IDFromName` in worker code): HMAC-SHA256 over the namespace and name, keyed with the fleet secret, as " +
-			"`appliance/objectid` defines it. Useful to find an object's database or to pre-compute ids in configuration. Requires Terraform 1.8 or later.",
+			"`appliance/fleet/objectid` defines it. Useful to find an object's database or to pre-compute ids in configuration. Requires Terraform 1.8 or later.",
 		Parameters: []function.Parameter{
 			function.StringParameter{Name: "secret", MarkdownDescription: "The fleet secret (`dwk_fleet.secret`)."},
 			function.StringParameter{Name: "namespace", MarkdownDescription: "The object namespace (class name), e.g. `\"Counter\"`."},

@@ -2,11 +2,14 @@
 // terraform-plugin-framework. It manages the central stores of a dwk fleet —
 // libSQL databases (dwk_database) and S3 buckets (dwk_bucket) — and deploys
 // and rolls the dwk replicas themselves over SSH or on the local machine
-// (dwk_fleet). dwk_fleet_status reads a fleet's members and the object_id
-// function computes Durable Object ids.
+// (dwk_fleet). dwk_fleet_status reads a fleet's members; the object_id
+// function computes Durable Object ids, and coord_database,
+// queues_database and d1_database name a fleet's databases.
 //
-// Every resource lives in its own file with its acceptance test beside it;
-// validators and plan modifiers live in internal/validators and
+// Every resource lives in its own file with its acceptance test beside it,
+// and Resources, DataSources and Functions list them all. A CRUD method
+// opens with its resource's begin (decode.go's decode, plus the client
+// the resource works through); validators and plan modifiers live in internal/validators and
 // internal/planmodifiers, the deployer in internal/deploy and the SSH
 // transport in internal/sshtarget.
 package provider
@@ -22,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/validators"
 )
 
@@ -108,7 +112,7 @@ func (p *dwkProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 						Validators:          []validator.String{validators.URL("http", "https")},
 					},
 					"region": schema.StringAttribute{
-						MarkdownDescription: "Region. Default: `us-east-1`. Environment: `DWK_S3_REGION`.",
+						MarkdownDescription: "Region. Default: `" + defaults.S3Region + "`. Environment: `DWK_S3_REGION`.",
 						Optional:            true,
 					},
 					"access_key": schema.StringAttribute{
@@ -140,37 +144,31 @@ func (p *dwkProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	resp.DataSourceData = data
 }
 
-// The provider's resources, data sources and functions. Each file adds its
-// own constructor in init, so a new resource (dwk_mode_marker, say) is one
-// new file: its type, schema, CRUD and registration.
-var (
-	resourceConstructors   []func() resource.Resource
-	dataSourceConstructors []func() datasource.DataSource
-	functionConstructors   []func() function.Function
-)
-
-func registerResource(f func() resource.Resource) {
-	resourceConstructors = append(resourceConstructors, f)
-}
-
-func registerDataSource(f func() datasource.DataSource) {
-	dataSourceConstructors = append(dataSourceConstructors, f)
-}
-
-func registerFunction(f func() function.Function) {
-	functionConstructors = append(functionConstructors, f)
-}
-
+// Resources lists the provider's resources, one file each.
 func (p *dwkProvider) Resources(context.Context) []func() resource.Resource {
-	return append([]func() resource.Resource(nil), resourceConstructors...)
+	return []func() resource.Resource{
+		NewBucketResource,
+		NewDatabaseResource,
+		NewFleetResource,
+		NewModeMarkerResource,
+	}
 }
 
+// DataSources lists the provider's data sources, one file each.
 func (p *dwkProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return append([]func() datasource.DataSource(nil), dataSourceConstructors...)
+	return []func() datasource.DataSource{
+		NewFleetStatusDataSource,
+	}
 }
 
+// Functions lists the provider's functions.
 func (p *dwkProvider) Functions(context.Context) []func() function.Function {
-	return append([]func() function.Function(nil), functionConstructors...)
+	return []func() function.Function{
+		NewCoordDatabaseFunction,
+		NewD1DatabaseFunction,
+		NewObjectIDFunction,
+		NewQueuesDatabaseFunction,
+	}
 }
 
 // configuredData extracts providerData from a Configure request's

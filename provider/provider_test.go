@@ -56,8 +56,10 @@ func TestProviderSchemasAreValid(t *testing.T) {
 	if _, ok := resp.DataSourceSchemas["dwk_fleet_status"]; !ok {
 		t.Error("data source dwk_fleet_status missing")
 	}
-	if _, ok := resp.Functions["object_id"]; !ok {
-		t.Error("function object_id missing")
+	for _, name := range []string{"object_id", "coord_database", "queues_database", "d1_database"} {
+		if _, ok := resp.Functions[name]; !ok {
+			t.Errorf("function %s missing", name)
+		}
 	}
 	for name, s := range resp.ResourceSchemas {
 		for _, a := range s.Block.Attributes {

@@ -59,12 +59,16 @@ var (
 // FleetName accepts what dwk.json's fleet.name accepts: 1–63 characters of
 // a-z, 0-9 and '-', not starting or ending with '-'.
 func FleetName() validator.String {
-	return check{"1-63 characters of a-z, 0-9 and '-', not starting or ending with '-'", func(s string) error {
-		if !fleetNameRE.MatchString(s) {
-			return fmt.Errorf("%q is not a fleet name: use 1-63 characters of a-z, 0-9 and '-', not starting or ending with '-'", s)
-		}
-		return nil
-	}}
+	return check{"1-63 characters of a-z, 0-9 and '-', not starting or ending with '-'", CheckFleetName}
+}
+
+// CheckFleetName is FleetName's check, for the provider's functions: an
+// error saying what a fleet name looks like when s is not one.
+func CheckFleetName(s string) error {
+	if !fleetNameRE.MatchString(s) {
+		return fmt.Errorf("%q is not a fleet name: use 1-63 characters of a-z, 0-9 and '-', not starting or ending with '-'", s)
+	}
+	return nil
 }
 
 // NamespaceName accepts a libSQL namespace name as dwk libsql does (sqld is
