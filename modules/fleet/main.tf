@@ -18,27 +18,25 @@ locals {
   ssh_hosts = [for h in var.hosts : h.address if h.address != "local"]
 }
 
-module "names" {
-  source = "../namespaces"
-  fleet  = var.name
-  d1     = local.d1
-}
+# The databases' names come from the provider's functions, which compute
+# them with the Go code the replicas open them with
+# (appliance/fleet/namespaces).
 
 # Coordination KV: leases, membership, alarms' index, KV namespaces, cron
 # ticks, and the mode marker.
 resource "dwk_database" "coord" {
-  name = module.names.coord
+  name = provider::dwk::coord_database(var.name)
 }
 
 # The queue broker.
 resource "dwk_database" "queues" {
-  name = module.names.queues
+  name = provider::dwk::queues_database(var.name)
 }
 
 # One database per D1 binding target.
 resource "dwk_database" "d1" {
-  for_each = module.names.d1
-  name     = each.value
+  for_each = local.d1
+  name     = provider::dwk::d1_database(var.name, each.key)
 }
 
 resource "dwk_bucket" "this" {

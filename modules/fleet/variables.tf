@@ -1,3 +1,10 @@
+# The variables dwk_fleet has too (the ports, drain_timeout, lease_ttl,
+# log_level and the rollout settings) default to dwk_fleet's defaults,
+# which are dwk's own (appliance/config) where dwk has one. `go generate
+# ./provider/...` writes them here (provider/internal/modulevars) and a
+# test fails when they differ. modules/staging/fleet_variables.tf is
+# generated from this file too.
+
 variable "name" {
   description = "Fleet name (`fleet.name`): 1-63 characters of a-z, 0-9 and '-'. It names the fleet's databases (`dwk-coord-<name>`, `dwk-queues-<name>`, `dwk-<name>-d1-<db>`) and, by default, its bucket. Changing it replaces everything."
   type        = string
@@ -61,7 +68,7 @@ variable "hosts" {
 }
 
 variable "ssh_private_key" {
-  description = "Private key (PEM, unencrypted) the provider logs in to SSH hosts with. Required when any host is not \"local\"."
+  description = "Private key (PEM, unencrypted) the provider logs in to SSH hosts with: required when any host is reached over SSH (an address other than \"local\")."
   type        = string
   sensitive   = true
   default     = null
@@ -278,7 +285,7 @@ variable "drain_timeout" {
 variable "lease_ttl" {
   description = "Object lease TTL (`lease.ttl`): how long a dead replica's objects wait before another takes them."
   type        = string
-  default     = "10s"
+  default     = "2s"
   nullable    = false
 
   validation {

@@ -23,12 +23,6 @@ variable "secret" {
   }
 }
 
-variable "artifact" {
-  description = "Path of the `dwk` binary to deploy, on the machine running Terraform."
-  type        = string
-  nullable    = false
-}
-
 variable "replicas" {
   description = "Number of replicas on the machine running Terraform, when `hosts` is null."
   type        = number
@@ -52,13 +46,6 @@ variable "hosts" {
   default = null
 }
 
-variable "ssh_private_key" {
-  description = "Private key for `hosts` (PEM, unencrypted)."
-  type        = string
-  sensitive   = true
-  default     = null
-}
-
 variable "base_port" {
   description = "First of the environment's ports: replica n (from 0) listens on base_port + 3n (public), + 3n + 1 (internal) and + 3n + 2 (admin). Default: 20000 + 25 * (a hash of the fleet name mod 400), so environments get different blocks of ports; set it when two workspaces' blocks collide or a port is taken."
   type        = number
@@ -80,92 +67,4 @@ variable "state_dir" {
     condition     = startswith(var.state_dir, "/")
     error_message = "state_dir must be an absolute path."
   }
-}
-
-variable "libsql" {
-  description = "The libSQL server as the replicas reach it (`url`, `admin_url`); unset fields fall back to the provider's `libsql`."
-  type = object({
-    url       = optional(string)
-    admin_url = optional(string)
-  })
-  default  = {}
-  nullable = false
-}
-
-variable "libsql_auth_token" {
-  description = "JWT the replicas send to libSQL. Default: the provider's."
-  type        = string
-  sensitive   = true
-  default     = null
-}
-
-variable "libsql_admin_token" {
-  description = "Key the replicas send to the libSQL admin API. Default: the provider's."
-  type        = string
-  sensitive   = true
-  default     = null
-}
-
-variable "s3" {
-  description = "The S3 store as the replicas reach it (`endpoint`, `region`, `access_key`, `path_style`); unset fields fall back to the provider's `s3`."
-  type = object({
-    endpoint   = optional(string)
-    region     = optional(string)
-    access_key = optional(string)
-    path_style = optional(bool)
-  })
-  default  = {}
-  nullable = false
-}
-
-variable "s3_secret_key" {
-  description = "Secret key the replicas use for S3. Default: the provider's."
-  type        = string
-  sensitive   = true
-  default     = null
-}
-
-variable "workers" {
-  description = "The applications to serve (see modules/fleet). Default (null): the reference workers, counter and chat."
-  type = list(object({
-    name   = string
-    routes = optional(list(string))
-    bindings = optional(object({
-      d1      = optional(map(string))
-      r2      = optional(map(string))
-      kv      = optional(map(string))
-      queues  = optional(map(string))
-      objects = optional(map(string))
-      vars    = optional(map(string))
-    }))
-    crons = optional(list(string))
-    consumers = optional(list(object({
-      queue              = string
-      max_batch_size     = optional(number)
-      max_batch_timeout  = optional(string)
-      max_retries        = optional(number)
-      dead_letter_queue  = optional(string)
-      retry_delay        = optional(string)
-      visibility_timeout = optional(string)
-    })))
-  }))
-  default = null
-}
-
-variable "affinity_rules" {
-  description = "Affinity rules (see modules/fleet). Default: the reference workers' when `workers` is null."
-  type = list(object({
-    namespace = string
-    path      = optional(string)
-    header    = optional(string)
-    query     = optional(string)
-  }))
-  default = null
-}
-
-variable "log_level" {
-  description = "Replica log level: debug, info, warn or error."
-  type        = string
-  default     = "info"
-  nullable    = false
 }
