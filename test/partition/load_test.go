@@ -14,11 +14,6 @@ import (
 	"github.com/dwk/fleet/test/fleettest"
 )
 
-// hangBound is the longest a request may take before it counts as hung:
-// the forward deadline (forward.timeout, 10s by default) bounds each hop,
-// and the answer comes within a few seconds of it.
-const hangBound = 15 * time.Second
-
 // clientTimeout is when a client gives up. It is past hangBound so that a
 // request that hangs is measured as such, not cut off at the bound.
 const clientTimeout = hangBound + 5*time.Second
@@ -38,9 +33,9 @@ type request struct {
 	what    string // method, front door and path
 	timeout time.Duration
 	start   time.Time
-	took   time.Duration
-	status int // 0 when no answer came
-	err    error
+	took    time.Duration
+	status  int // 0 when no answer came
+	err     error
 }
 
 // ack is an acknowledged increment.
@@ -55,9 +50,9 @@ type counter struct {
 	name string
 
 	mu sync.Mutex
-	// acked counts acknowledged increments; unknown counts increments that
-	// failed after their connection opened, whose outcome the client
-	// never learned: each may have landed.
+	// acked counts acknowledged increments; unknown counts the others
+	// whose connection opened, error answers included: the client cannot
+	// rule out that any of them landed.
 	acked, unknown int64
 	values         map[int64]string // value an acknowledged increment returned → member
 	acks           []ack
@@ -258,62 +253,4 @@ func (l *load) read(c *counter, door *fleettest.Replica, timeout time.Duration) 
 func unsent(err error) bool {
 	var op *net.OpError
 	return errors.As(err, &op) && op.Op == "dial"
-}
-
-// summary is what the requests of a case came to.
-type summary struct {
-	total, failed int
-	longest       request
-	hung          []request          // took hangBound or longer
-	kinds         map[string]int     // failures by kind
-	samples       map[string]request // one failure of each kind
-}
-
-func (l *load) summary() summary {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	s := summary{total: len(l.requests), kinds: map[string]int{}, samples: map[string]request{}}
-	for _, r := range l.requests {
-		if r.took > s.longest.took {
-			s.longest = r
-		}
-		if r.took >= hangBound {
-			s.hung = append(s.hung, r)
-		}
-		if r.err == nil {
-			continue
-		}
-		s.failed++
-		k := kind(r)
-		if s.kinds[k] == 0 {
-			s.samples[k] = r
-		}
-		s.kinds[k]++
-	}
-	return s
-}
-
-// kind names a failure for counting: its status, or the class of error
-// when no answer came.
-func kind(r request) string {
-	var ne net.Error
-	switch {
-	case r.status != 0:
-		return fmt.Sprintf("HTTP %d", r.status)
-	case unsent(r.err):
-		return "connection not opened"
-	case errors.As(r.err, &ne) && ne.Timeout():
-		return fmt.Sprintf("client timeout (%v)", r.timeout)
-	default:
-		return "connection broken"
-	}
-}
-
-func (r request) String() string {
-	out := fmt.Sprintf("%s took %v", r.what, r.took.Round(time.Millisecond))
-	if r.err != nil {
-		msg, _, _ := strings.Cut(r.err.Error(), "\n")
-		out += ": " + msg
-	}
-	return out
 }
