@@ -28,7 +28,6 @@ require (
 	golang.org/x/sys v0.50.0
 	modernc.org/libc v1.80.1
 	modernc.org/sqlite v1.62.0
-	zombiezen.com/go/sqlite v1.4.2
 )
 
 require (

@@ -104,6 +104,27 @@ func (c *Conn) SetBusyTimeout(d time.Duration) error {
 	return nil
 }
 
+// DisableDoubleQuotedStrings makes a double-quoted word that names no
+// column an error, in DDL and DML alike, instead of SQLite's legacy
+// reading of it as a string literal (SQLITE_DBCONFIG_DQS_DDL and _DML).
+// Call it before preparing any statement.
+func (c *Conn) DisableDoubleQuotedStrings() error {
+	if c.db == 0 {
+		return ErrClosed
+	}
+	off := libc.NewVaList(int32(0), uintptr(0))
+	if off == 0 {
+		return errors.New("sqlite: cannot allocate memory")
+	}
+	defer c.free(off)
+	for _, op := range []int32{sqlite3.SQLITE_DBCONFIG_DQS_DDL, sqlite3.SQLITE_DBCONFIG_DQS_DML} {
+		if rc := sqlite3.Xsqlite3_db_config(c.tls, c.db, op, off); rc != sqlite3.SQLITE_OK {
+			return c.errorFor(rc)
+		}
+	}
+	return nil
+}
+
 // LimitLength is the limit id for the largest string or blob.
 const LimitLength = sqlite3.SQLITE_LIMIT_LENGTH
 

@@ -153,3 +153,49 @@ func TestAutocommit(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestResetAndClearBindings(t *testing.T) {
+	c := openTest(t)
+	st, _, err := c.Prepare("SELECT ?")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Finalize()
+	st.BindInt64(1, 7)
+	for _, want := range []typed{{TypeInteger, 7}, {TypeInteger, 7}} {
+		if row, err := st.Step(); err != nil || !row {
+			t.Fatalf("step: %v %v", row, err)
+		}
+		if got := (typed{st.ColumnType(0), st.ColumnInt64(0)}); got != want {
+			t.Errorf("after Reset: %v, want %v (bindings kept)", got, want)
+		}
+		if err := st.Reset(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := st.ClearBindings(); err != nil {
+		t.Fatal(err)
+	}
+	if row, err := st.Step(); err != nil || !row || st.ColumnType(0) != TypeNull {
+		t.Errorf("after ClearBindings: row %v, err %v, type %d; want NULL", row, err, st.ColumnType(0))
+	}
+}
+
+// typed is a column's storage class and integer value.
+type typed struct {
+	class int
+	value int64
+}
+
+func TestDisableDoubleQuotedStrings(t *testing.T) {
+	c := openTest(t)
+	if got, err := c.QueryInt64s(`SELECT "x" = 'x'`); err != nil || len(got) != 1 || got[0] != 1 {
+		t.Fatalf(`by default "x" is the string 'x': %v, %v`, got, err)
+	}
+	if err := c.DisableDoubleQuotedStrings(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Prepare(`SELECT "x"`); err == nil || !strings.Contains(err.Error(), "no such column") {
+		t.Errorf(`SELECT "x" with double-quoted strings off: err = %v, want no such column`, err)
+	}
+}

@@ -1,7 +1,8 @@
 // Package sqlite is a narrow binding to SQLite (the pure-Go translation in
-// modernc.org/sqlite/lib) for the dwk libSQL server.
+// modernc.org/sqlite/lib) for the dwk libSQL server and the local D1
+// backend (appliance/bindings/d1/d1local).
 //
-// database/sql hides what a Hrana server must report exactly: raw storage
+// database/sql hides what both must report exactly: raw storage
 // values (the modernc driver turns text in DATE columns into time.Time),
 // declared column types as written, whether a statement is read-only, where
 // one statement ends and the next begins, the autocommit state, and the

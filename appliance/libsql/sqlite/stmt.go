@@ -48,6 +48,13 @@ func (s *Stmt) Step() (bool, error) {
 	}
 }
 
+// Reset readies the statement to run again, keeping its bindings. It
+// returns the error of the last evaluation, if any, as SQLite does.
+func (s *Stmt) Reset() error { return s.check(sqlite3.Xsqlite3_reset(s.c.tls, s.p)) }
+
+// ClearBindings sets every parameter back to NULL.
+func (s *Stmt) ClearBindings() error { return s.check(sqlite3.Xsqlite3_clear_bindings(s.c.tls, s.p)) }
+
 // Readonly reports whether the statement makes no direct change to the
 // database file (sqlite3_stmt_readonly). Transaction control statements
 // count as read-only.

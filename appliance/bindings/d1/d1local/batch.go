@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"zombiezen.com/go/sqlite"
-
 	"github.com/dwk/fleet/appliance/bindings/d1"
+	"github.com/dwk/fleet/appliance/libsql/sqlite"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -27,14 +26,14 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool) ([
 		if write {
 			begin = "BEGIN IMMEDIATE"
 		}
-		if _, err := c.internal(begin); err != nil {
+		if err := c.internal(begin); err != nil {
 			c.rollback()
 			return nil, stmtError(ctx, 0, stmts[0].SQL, fmt.Errorf("d1 batch: begin: %w", err))
 		}
 	}
 	out := make([]worker.D1Result, len(stmts))
 	for i, q := range stmts {
-		r, err := c.run(q, write)
+		r, err := c.run(ctx, q, write)
 		if err != nil {
 			c.rollback()
 			return nil, stmtError(ctx, i, q.SQL, err)
@@ -42,7 +41,7 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool) ([
 		out[i] = r
 	}
 	if tx {
-		if _, err := c.internal("COMMIT"); err != nil {
+		if err := c.internal("COMMIT"); err != nil {
 			c.rollback()
 			last := len(stmts) - 1
 			return nil, stmtError(ctx, last, stmts[last].SQL, fmt.Errorf("d1 batch: commit: %w", err))
@@ -52,7 +51,7 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool) ([
 }
 
 // run runs one statement and reads all its rows.
-func (c *conn) run(q worker.D1Query, write bool) (worker.D1Result, error) {
+func (c *conn) run(ctx context.Context, q worker.D1Query, write bool) (worker.D1Result, error) {
 	start := time.Now()
 	st, err := c.prepare(q.SQL)
 	if err != nil {
@@ -62,15 +61,10 @@ func (c *conn) run(q worker.D1Query, write bool) (worker.D1Result, error) {
 	if err := bind(st, q.Args); err != nil {
 		return worker.D1Result{}, err
 	}
-	var before int64
-	if write {
-		if before, err = c.internal("SELECT total_changes()"); err != nil {
-			return worker.D1Result{}, fmt.Errorf("total_changes: %w", err)
-		}
-	}
-	res := worker.D1Result{Columns: c.names.of(st), Rows: [][]any{}}
+	before := c.c.TotalChanges()
+	res := worker.D1Result{Columns: columns(st), Rows: [][]any{}}
 	for {
-		row, err := st.Step()
+		row, err := step(ctx, st)
 		if err != nil {
 			return worker.D1Result{}, err
 		}
@@ -80,26 +74,31 @@ func (c *conn) run(q worker.D1Query, write bool) (worker.D1Result, error) {
 		res.Rows = append(res.Rows, values(st, len(res.Columns)))
 	}
 	res.Meta.RowsRead = int64(len(res.Rows))
-	if write {
-		after, err := c.internal("SELECT total_changes()")
-		if err != nil {
-			return worker.D1Result{}, fmt.Errorf("total_changes: %w", err)
-		}
-		// sqlite3_changes keeps the count of the last INSERT, UPDATE or
-		// DELETE, so it is only this statement's if the total moved.
-		if after != before {
-			res.Meta.Changes = int64(c.c.Changes())
-			res.Meta.LastRowID = c.c.LastInsertRowID()
-			res.Meta.RowsWritten = res.Meta.Changes
-		}
+	// sqlite3_changes keeps the count of the last INSERT, UPDATE or
+	// DELETE, so it is only this statement's if the total moved.
+	if write && c.c.TotalChanges() != before {
+		res.Meta.Changes = c.c.Changes()
+		res.Meta.LastRowID = c.c.LastInsertRowID()
+		res.Meta.RowsWritten = res.Meta.Changes
 	}
 	res.Meta.Duration = time.Since(start)
 	return res, nil
 }
 
+// columns returns the names of st's result columns, duplicates included;
+// SQLite knows them before the first step, so a statement without rows
+// still has them.
+func columns(st *sqlite.Stmt) []string {
+	cols := make([]string, st.ColumnCount())
+	for i := range cols {
+		cols[i] = st.ColumnName(i)
+	}
+	return cols
+}
+
 // bind binds args to st's parameters, which must be exactly as many.
 func bind(st *sqlite.Stmt, args []any) error {
-	if n := st.BindParamCount(); n != len(args) {
+	if n := st.ParamCount(); n != len(args) {
 		return fmt.Errorf("%w: the statement has %d parameters, %d bound", d1.ErrParamCount, n, len(args))
 	}
 	for i, a := range args {
@@ -109,15 +108,18 @@ func bind(st *sqlite.Stmt, args []any) error {
 		}
 		switch v := v.(type) {
 		case nil:
-			st.BindNull(i + 1)
+			err = st.BindNull(i + 1)
 		case int64:
-			st.BindInt64(i+1, v)
+			err = st.BindInt64(i+1, v)
 		case float64:
-			st.BindFloat(i+1, v)
+			err = st.BindFloat(i+1, v)
 		case string:
-			st.BindText(i+1, v)
+			err = st.BindText(i+1, v)
 		case []byte:
-			st.BindBytes(i+1, v)
+			err = st.BindBlob(i+1, v)
+		}
+		if err != nil {
+			return fmt.Errorf("argument %d: %w", i+1, err)
 		}
 	}
 	return nil
@@ -136,9 +138,7 @@ func values(st *sqlite.Stmt, n int) []any {
 		case sqlite.TypeText:
 			row[i] = st.ColumnText(i)
 		case sqlite.TypeBlob:
-			b := make([]byte, st.ColumnLen(i))
-			st.ColumnBytes(i, b)
-			row[i] = b
+			row[i] = st.ColumnBlob(i)
 		}
 	}
 	return row

@@ -3,7 +3,7 @@ package d1local
 import (
 	"container/list"
 
-	"zombiezen.com/go/sqlite"
+	"github.com/dwk/fleet/appliance/libsql/sqlite"
 )
 
 // stmtCache keeps a connection's most recently used prepared statements, so

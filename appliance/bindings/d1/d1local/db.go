@@ -1,7 +1,8 @@
 // Package d1local is the local-mode D1 backend: one SQLite file per D1
 // database, run in-process on the pure-Go SQLite (modernc.org/sqlite's
-// translation, driven through zombiezen.com/go/sqlite; see
-// docs/sqlite-driver.md for why not through database/sql).
+// translation, driven through appliance/libsql/sqlite, the binding the
+// libSQL server uses; see docs/sqlite-driver.md for why not through
+// database/sql).
 //
 // A DB holds one writer connection and a few query-only reader connections.
 // Batches and Exec that may write go to the writer, one at a time, which is

@@ -125,3 +125,22 @@ func TestStatementCacheBounded(t *testing.T) {
 		t.Errorf("no reader cached anything")
 	}
 }
+
+// TestDoubleQuotesNameIdentifiers pins SQLite's strict reading of double
+// quotes on every connection: "x" names a column and is never the string
+// 'x', on the writer and on the readers alike.
+func TestDoubleQuotesNameIdentifiers(t *testing.T) {
+	ctx := context.Background()
+	db := worker.NewD1(open(t))
+	if _, err := db.Exec(ctx, `CREATE TABLE t ("v" TEXT); INSERT INTO t VALUES ('a')`); err != nil {
+		t.Fatal(err)
+	}
+	if row, err := db.Prepare(`SELECT "v" FROM t`).First(ctx); err != nil || row["v"] != "a" {
+		t.Errorf(`SELECT "v" = %v, %v; want the column`, row, err)
+	}
+	for _, sql := range []string{`SELECT "nope" FROM t`, `INSERT INTO t VALUES ("nope")`} {
+		if _, err := db.Prepare(sql).All(ctx); err == nil {
+			t.Errorf("%s succeeded; want no such column", sql)
+		}
+	}
+}

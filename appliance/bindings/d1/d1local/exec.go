@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"zombiezen.com/go/sqlite"
-
 	"github.com/dwk/fleet/appliance/bindings/d1"
+	"github.com/dwk/fleet/appliance/libsql/sqlite"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -20,7 +19,7 @@ func (c *conn) exec(ctx context.Context, script string) (n int, err error) {
 	defer c.interruptOn(ctx)()
 	last := ""
 	defer func() {
-		if c.c.AutocommitEnabled() {
+		if c.c.Autocommit() {
 			return
 		}
 		c.rollback()
@@ -29,14 +28,17 @@ func (c *conn) exec(ctx context.Context, script string) (n int, err error) {
 		}
 	}()
 	for rest := d1.SkipSpace(script); rest != ""; rest = d1.SkipSpace(rest) {
-		st, trailing, err := c.c.PrepareTransient(rest)
+		st, tail, err := c.c.Prepare(rest)
 		if err != nil {
 			// SQLite does not say where a statement it cannot parse ends;
 			// the lexer's split names it for the error.
 			return n, stmtError(ctx, n, d1.Split(rest)[0], err)
 		}
-		last, rest = rest[:len(rest)-trailing], rest[len(rest)-trailing:]
-		if err := stepAll(st); err != nil {
+		if st == nil {
+			break
+		}
+		last, rest = rest[:len(rest)-len(tail)], tail
+		if err := stepAll(ctx, st); err != nil {
 			return n, stmtError(ctx, n, last, err)
 		}
 		n++
@@ -45,13 +47,13 @@ func (c *conn) exec(ctx context.Context, script string) (n int, err error) {
 }
 
 // stepAll runs st to completion, discarding its rows, and finalizes it.
-func stepAll(st *sqlite.Stmt) error {
-	if k := st.BindParamCount(); k != 0 {
+func stepAll(ctx context.Context, st *sqlite.Stmt) error {
+	if k := st.ParamCount(); k != 0 {
 		st.Finalize()
 		return fmt.Errorf("%w: Exec takes no arguments, the statement has %d parameters", d1.ErrParamCount, k)
 	}
 	for {
-		row, err := st.Step()
+		row, err := step(ctx, st)
 		if err != nil {
 			st.Finalize()
 			return err
