@@ -29,7 +29,8 @@
 //   - the replica answered 503 with X-Dwk-Retry: 1 (any method): it is
 //     draining and did not start the request (package appliance/fleet/protocol).
 //
-// At most Options.Retries retries, Options.TryInterval apart; each goes to
+// At most Options.Retries retries, Options.TryInterval apart, and none that
+// would start after forward.timeout from the first attempt; each goes to
 // an upstream not tried yet for that request, and the first retry also
 // asks the upstream source for an early member listing. Request bodies up
 // to Options.ReplayBody bytes are buffered so that retries carry them;

@@ -158,6 +158,10 @@ func fleetProxy(cfg *config.Config, o Options, secret, token string, warnings *[
 	}
 	if retries > 0 {
 		lb.Retries = retries
+		// No retry starts after the forward deadline: a GET whose attempt
+		// waited out the response-header timeout at a frozen or cut-off
+		// replica is answered, not sent to the same replica again.
+		lb.TryDuration = caddy.Duration(cfg.Forward.Timeout.D())
 		lb.TryInterval = caddy.Duration(DefaultTryInterval)
 		if o.TryInterval > 0 {
 			lb.TryInterval = caddy.Duration(o.TryInterval)
