@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/partition"
 	"github.com/dwk/fleet/test/procs"
 )
 
@@ -15,8 +16,11 @@ import (
 // pacing — how long a process stays dead or stopped — never
 // synchronisation.
 type Injector struct {
-	t     testing.TB
-	f     *fleettest.Fleet
+	t testing.TB
+	f *fleettest.Fleet
+	// net is f on a network of namespaces, with libSQL behind proxies;
+	// nil when network namespaces are not available (no NetFaults).
+	net   *partition.Fleet
 	doors *Doors
 	tl    *Timeline
 	rng   *rand.Rand
@@ -54,6 +58,12 @@ func (in *Injector) Inject(kind Fault) {
 		in.libsql()
 	case S3Outage:
 		in.s3()
+	case CutStore:
+		in.cutStore()
+	case CutPeers:
+		in.cutPeers()
+	case SlowStore:
+		in.slowStore()
 	default:
 		in.t.Fatalf("unknown fault %q", kind)
 	}

@@ -13,6 +13,7 @@ import (
 //
 //	run.duration run.seed run.replicas run.lease_ttl run.mode run.outcome run.command run.load_ran
 //	faults.total faults.<kind>.injected faults.<kind>.failed faults.<kind>.ticks_missed
+//	faults.<kind>.longest_request faults.<kind>.longest_unavailable
 //	failed.total failed.in_faults failed.forbidden (with no fault or during rolling restarts)
 //	ops.<op>.attempted|acknowledged|failed|lost|duplicated   lost.total
 //	cron.checked cron.missed cron.twice cron.handler_failed
@@ -36,7 +37,7 @@ func resultFigures(r Result) map[string]benchdocs.Figure {
 		"run.mode":       benchdocs.Text(mode),
 		"run.outcome":    benchdocs.Text(outcome),
 		"run.command":    benchdocs.Text(fmt.Sprintf("`make soak DURATION=%s SEED=%d REPLICAS=%d`", compact(d), r.Options.Seed, r.Options.Replicas)),
-		"run.load_ran":   benchdocs.Duration(time.Duration(r.LoadRanS * float64(time.Second))),
+		"run.load_ran":   benchdocs.Duration(seconds(r.LoadRanS)),
 		"unknown_landed": count(r.UnknownLanded, "increments"),
 	}
 	var injected, failed, inFaults int64
@@ -52,6 +53,8 @@ func resultFigures(r Result) map[string]benchdocs.Figure {
 		}
 		figs[k+".failed"] = count(c.FailedRequests, "requests")
 		figs[k+".ticks_missed"] = count(int64(c.CronTicksMissed), "ticks")
+		figs[k+".longest_request"] = benchdocs.Duration(seconds(c.LongestRequestS))
+		figs[k+".longest_unavailable"] = benchdocs.Duration(seconds(c.LongestUnavailableS))
 	}
 	figs["faults.total"] = count(injected, "faults")
 	figs["failed.total"] = count(failed, "requests")
@@ -82,6 +85,8 @@ func resultFigures(r Result) map[string]benchdocs.Figure {
 	figs["invariants.held"] = count(held, "invariants")
 	return figs
 }
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // spoken writes a run's length the way prose does: "10 minutes", "90
 // seconds", "1 hour".

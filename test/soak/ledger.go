@@ -51,35 +51,44 @@ type Ledger struct {
 	// byWindow counts failures by the fault window blamed (its index in
 	// the timeline; -1: no fault active).
 	byWindow map[int]int64
+	// requests is the longest request, answered or not, per fault kind
+	// blamed for its span.
+	requests longest
 }
 
 // counterLedger bounds a counter's value: every acknowledged increment
 // must have landed, and only those plus the ones whose outcome the client
-// never learned may have.
+// never learned may have. Sent and AckedAt, the send time of every
+// increment and the answer time of every acknowledged one, measure how
+// long it could not be incremented (see unavailable).
 type counterLedger struct {
 	Acked, Unknown int64
+	Sent, AckedAt  []time.Time
 }
 
 // NewLedger returns an empty ledger that blames failures on tl.
 func NewLedger(tl *Timeline) *Ledger {
 	l := &Ledger{tl: tl, ops: map[Op]*opCount{}, counters: map[string]*counterLedger{},
-		messages: map[int64]bool{}, alarms: map[string]time.Time{}, samples: map[Fault][]string{}, byWindow: map[int]int64{}}
+		messages: map[int64]bool{}, alarms: map[string]time.Time{}, samples: map[Fault][]string{}, byWindow: map[int]int64{},
+		requests: longest{}}
 	for _, op := range Ops {
 		l.ops[op] = &opCount{Failed: map[Fault]int64{}}
 	}
 	return l
 }
 
-// record counts one operation sent at start; err is its failure or nil.
+// record counts one operation sent at start that ended now; err is its
+// failure or nil.
 func (l *Ledger) record(op Op, start time.Time, err error) {
-	end := time.Now()
-	var f Fault
-	var w int
-	if err != nil {
-		f, w = l.tl.blameWindow(start, end)
-	}
+	l.recordAt(op, start, time.Now(), err)
+}
+
+// recordAt counts one operation sent at start that ended at end.
+func (l *Ledger) recordAt(op Op, start, end time.Time, err error) {
+	f, w := l.tl.blameWindow(start, end)
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.requests.note(f, requestSpan(op, start, end, err))
 	c := l.ops[op]
 	c.Attempted++
 	if err == nil {
@@ -93,9 +102,16 @@ func (l *Ledger) record(op Op, start time.Time, err error) {
 	}
 }
 
-// Increment records an increment of counter name.
+// Increment records an increment of counter name sent at start that
+// ended now.
 func (l *Ledger) Increment(name string, start time.Time, err error) {
-	l.record(OpIncrement, start, err)
+	l.incrementAt(name, start, time.Now(), err)
+}
+
+// incrementAt records an increment of counter name sent at start that
+// ended at end.
+func (l *Ledger) incrementAt(name string, start, end time.Time, err error) {
+	l.recordAt(OpIncrement, start, end, err)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	c := l.counters[name]
@@ -103,10 +119,12 @@ func (l *Ledger) Increment(name string, start time.Time, err error) {
 		c = &counterLedger{}
 		l.counters[name] = c
 	}
+	c.Sent = append(c.Sent, start)
 	var re *RequestError
 	switch {
 	case err == nil:
 		c.Acked++
+		c.AckedAt = append(c.AckedAt, end)
 	case errors.As(err, &re) && !re.Sent:
 		// Refused everywhere: it cannot have landed.
 	default:
@@ -162,6 +180,13 @@ func (l *Ledger) snapshot() (counters map[string]counterLedger, messages map[int
 	}
 	sort.Strings(alarms)
 	return counters, messages, append([]attachment(nil), l.attachments...), alarms
+}
+
+// longestRequests returns a copy of the longest request per fault kind.
+func (l *Ledger) longestRequests() longest {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.requests.clone()
 }
 
 // failedByWindow returns the failures per fault window (index in the

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+	"time"
 )
 
-// Report renders the soak's tables: operations, then faults.
-func Report(l *Ledger, tl *Timeline, o Outcome, ld *Load) string {
+// Report renders the soak's tables: operations, then faults, with the
+// longest request and the longest counter unavailability per fault kind
+// (see counterLedger); times are offsets from start, the load's start.
+func Report(start time.Time, l *Ledger, tl *Timeline, o Outcome, ld *Load) string {
 	var sb strings.Builder
 	w := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "operation\tattempted\tacknowledged\tfailed\tlost\tduplicated\t")
@@ -30,21 +33,28 @@ func Report(l *Ledger, tl *Timeline, o Outcome, ld *Load) string {
 
 	sb.WriteString("\n")
 	w = tabwriter.NewWriter(&sb, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "fault\tinjected\tfailed requests\tcron ticks missed\tallowed\t")
+	fmt.Fprintln(w, "fault\tinjected\tfailed requests\tlongest request\tlongest unavailable\tcron ticks missed\tfailures allowed\t")
 	injected := tl.Count()
 	failed := l.failedBy()
+	requests, gaps := l.longestRequests(), l.unavailable()
 	for _, f := range append([]Fault{None}, Faults...) {
 		allowed := "yes"
-		if f == None || f == Rolling {
+		if !failuresAllowed(f) {
 			allowed = "no (must be 0)"
 		}
 		inj := fmt.Sprint(injected[f])
 		if f == None {
 			inj = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%d\t%s\t\n", f, inj, failed[f], len(o.TicksMissed[f]), allowed)
+		fmt.Fprintf(w, "%s\t%s\t%d\t%v\t%v\t%d\t%s\t\n", f, inj, failed[f],
+			requests[f].D.Round(time.Millisecond), gaps[f].D.Round(time.Millisecond), len(o.TicksMissed[f]), allowed)
 	}
 	w.Flush()
+	for _, f := range append([]Fault{None}, Faults...) {
+		if injected[f] > 0 || f == None {
+			fmt.Fprintf(&sb, "%s: longest request %s; longest unavailable %s\n", f, requests[f].describe(start), gaps[f].describe(start))
+		}
+	}
 	fmt.Fprintf(&sb, "\nincrements unanswered but landed: %d; WebSocket frames received: %d\n", o.UnknownLanded, ld.Received.Load())
 	if len(o.TicksHandlerFailed) > 0 {
 		fmt.Fprintf(&sb, "cron ticks claimed and run whose handler failed (not retried, by design): %v\n", o.TicksHandlerFailed)

@@ -49,6 +49,9 @@ type ResultOptions struct {
 	LeaseTTL string `json:"lease_ttl"`
 	Strict   bool   `json:"strict"`
 	Random   bool   `json:"random"`
+	// FaultKinds are the kinds the run could inject: all of them, or all
+	// but the network faults where network namespaces are not permitted.
+	FaultKinds []Fault `json:"fault_kinds"`
 }
 
 // ScheduledFault is one injected fault: when it started and ended, from
@@ -69,6 +72,18 @@ type FaultCount struct {
 	// FailuresAllowed is false for "none" and graceful rolling restarts:
 	// no request may fail then (enforced in strict runs).
 	FailuresAllowed bool `json:"failures_allowed"`
+	// LongestRequestS is the longest request, answered or failed, that
+	// this kind was blamed for (the most disruptive fault whose window,
+	// with the tail, overlaps it), in seconds; LongestRequest says which.
+	LongestRequestS float64 `json:"longest_request_s"`
+	LongestRequest  string  `json:"longest_request"`
+	// LongestUnavailableS is the longest time, in seconds, from sending an
+	// increment of a counter until that counter next acknowledged one,
+	// over the waits this kind was blamed for: how long a client that
+	// kept incrementing it could not. LongestUnavailable says which
+	// counter, and when.
+	LongestUnavailableS float64 `json:"longest_unavailable_s"`
+	LongestUnavailable  string  `json:"longest_unavailable"`
 }
 
 // OpCount is what happened to one kind of operation.
@@ -101,10 +116,10 @@ type Invariant struct {
 }
 
 // result gathers a run's record.
-func result(o Options, started time.Time, loadRan time.Duration, l *Ledger, tl *Timeline, out Outcome, ld *Load) Result {
+func result(o Options, kinds []Fault, started time.Time, loadRan time.Duration, l *Ledger, tl *Timeline, out Outcome, ld *Load) Result {
 	r := Result{
 		Options: ResultOptions{Duration: o.Duration.String(), Seed: o.Seed, Replicas: o.Replicas,
-			LeaseTTL: o.LeaseTTL.String(), Strict: o.Strict, Random: o.Random},
+			LeaseTTL: o.LeaseTTL.String(), Strict: o.Strict, Random: o.Random, FaultKinds: kinds},
 		Go: runtime.Version(), CPUs: runtime.NumCPU(), StartedAt: started.UTC().Format(time.RFC3339),
 		LoadRanS: loadRan.Seconds(), Faults: map[Fault]FaultCount{}, Operations: map[Op]OpCount{},
 		UnknownLanded: out.UnknownLanded, Violations: out.Violations, Samples: map[Fault][]string{},
@@ -115,9 +130,12 @@ func result(o Options, started time.Time, loadRan time.Duration, l *Ledger, tl *
 			StartS: w.start.Sub(started).Seconds(), EndS: w.end.Sub(started).Seconds(), Failed: byWindow[i]})
 	}
 	injected, failed := tl.Count(), l.failedBy()
+	requests, gaps := l.longestRequests(), l.unavailable()
 	for _, f := range append([]Fault{None}, Faults...) {
 		r.Faults[f] = FaultCount{Injected: injected[f], FailedRequests: failed[f], CronTicksMissed: len(out.TicksMissed[f]),
-			FailuresAllowed: f != None && f != Rolling}
+			FailuresAllowed: failuresAllowed(f),
+			LongestRequestS: requests[f].D.Seconds(), LongestRequest: requests[f].describe(started),
+			LongestUnavailableS: gaps[f].D.Seconds(), LongestUnavailable: gaps[f].describe(started)}
 	}
 	l.mu.Lock()
 	for _, op := range Ops {

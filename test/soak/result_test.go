@@ -30,7 +30,7 @@ func TestResultCountsAddUp(t *testing.T) {
 	ld := &Load{}
 	o := Options{Duration: time.Minute, Seed: 7, Replicas: 3, LeaseTTL: 2 * time.Second, Strict: true}
 
-	r := result(o, start, time.Minute, l, tl, out, ld)
+	r := result(o, Faults, start, time.Minute, l, tl, out, ld)
 	if len(r.Schedule) != 2 || r.Schedule[0].Failed != 2 || r.Schedule[1].Failed != 1 {
 		t.Errorf("schedule = %+v, want 2 failures in the kill window, 1 in the libSQL one", r.Schedule)
 	}

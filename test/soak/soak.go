@@ -23,7 +23,8 @@ type Options struct {
 	// rolling restart active a violation.
 	Strict bool
 	// Random picks faults at random after covering every kind once;
-	// otherwise each kind is injected once, in the order of Faults.
+	// otherwise each kind is injected once, in the order of Faults. The
+	// kinds of NetFaults run only where network namespaces are permitted.
 	Random bool
 	// LeaseTTL is the object lease TTL. Default: 2s.
 	LeaseTTL time.Duration
@@ -59,7 +60,7 @@ func Run(t testing.TB, o Options) Outcome {
 	if o.Replicas < 3 || o.Replicas > 5 {
 		t.Fatalf("soak: %d replicas, want 3 to 5", o.Replicas)
 	}
-	f := fleettest.Start(t, fleettest.Options{
+	f, nf, kinds := startFleet(t, fleettest.Options{
 		Replicas: o.Replicas, LeaseTTL: o.LeaseTTL, DrainTimeout: 10 * time.Second,
 		Edit: func(_ int, c *config.Config) {
 			c.Workers[0].Crons = []string{"* * * * * *"} // every second (6-field form)
@@ -76,7 +77,7 @@ func Run(t testing.TB, o Options) Outcome {
 	l := NewLedger(tl)
 	ld := &Load{doors: doors, l: l, o: o.Load, seed: o.Seed}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x50a4))
-	in := &Injector{t: t, f: f, doors: doors, tl: tl, rng: rng, ttl: o.LeaseTTL, logf: t.Logf}
+	in := &Injector{t: t, f: f, net: nf, doors: doors, tl: tl, rng: rng, ttl: o.LeaseTTL, logf: t.Logf}
 
 	stop := make(chan struct{})
 	watchDone, loadDone := make(chan struct{}), make(chan struct{})
@@ -100,8 +101,8 @@ func Run(t testing.TB, o Options) Outcome {
 	// failure is attributed to one fault.
 	gap := tl.Tail + time.Second
 	time.Sleep(3 * time.Second)
-	for i, kind := range schedule(o, rng) {
-		if i >= len(Faults) && time.Since(start)+gap+20*time.Second > o.Duration {
+	for i, kind := range schedule(o, rng, kinds) {
+		if i >= len(kinds) && time.Since(start)+gap+20*time.Second > o.Duration {
 			break
 		}
 		in.Inject(kind)
@@ -115,9 +116,9 @@ func Run(t testing.TB, o Options) Outcome {
 	t.Logf("load ran %v; checking invariants", time.Since(start).Round(time.Second))
 	loadRan := time.Since(start)
 	out := Verify(doors, l, tl, ticksFrom, ticksTo, in.Logs(), o.Strict, t.Logf)
-	t.Logf("soak report (seed %d, %d replicas, lease TTL %v):\n%s", o.Seed, o.Replicas, o.LeaseTTL, Report(l, tl, out, ld))
+	t.Logf("soak report (seed %d, %d replicas, lease TTL %v):\n%s", o.Seed, o.Replicas, o.LeaseTTL, Report(start, l, tl, out, ld))
 	if o.Out != "" {
-		if err := WriteResult(o.Out, result(o, start, loadRan, l, tl, out, ld)); err != nil {
+		if err := WriteResult(o.Out, result(o, kinds, start, loadRan, l, tl, out, ld)); err != nil {
 			t.Error(err)
 		} else {
 			t.Logf("soak result written to %s", o.Out)
@@ -129,11 +130,11 @@ func Run(t testing.TB, o Options) Outcome {
 	return out
 }
 
-// schedule returns the faults to inject in order: every kind once (shuffled
-// when Random), then, when Random, an endless supply of random kinds (Run
-// stops taking them when time runs out).
-func schedule(o Options, rng *rand.Rand) []Fault {
-	s := append([]Fault(nil), Faults...)
+// schedule returns the faults to inject in order: each of kinds once
+// (shuffled when Random), then, when Random, an endless supply of random
+// kinds (Run stops taking them when time runs out).
+func schedule(o Options, rng *rand.Rand, kinds []Fault) []Fault {
+	s := append([]Fault(nil), kinds...)
 	if !o.Random {
 		return s
 	}
@@ -141,7 +142,7 @@ func schedule(o Options, rng *rand.Rand) []Fault {
 	// A fault takes at least a few seconds plus the gap: this many cannot
 	// fit in Duration.
 	for range int(o.Duration / time.Second) {
-		s = append(s, Faults[rng.IntN(len(Faults))])
+		s = append(s, kinds[rng.IntN(len(kinds))])
 	}
 	return s
 }

@@ -19,7 +19,9 @@ var (
 
 // TestSoak runs the fleet under mixed load and faults and checks SPEC §8's
 // invariants. By default it is the short run `make test` includes (60s,
-// each fault kind once); scripts/soak.sh runs the long, randomized one.
+// each fault kind once, the load running on until the last is over:
+// about 100s, two minutes with the checks); scripts/soak.sh runs the
+// long, randomized one.
 func TestSoak(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the soak runs for a minute or more; -short skips it")

@@ -16,14 +16,28 @@ const (
 	Rolling  Fault = "rolling restart"
 	LibSQL   Fault = "libSQL restart"
 	S3Outage Fault = "S3 outage"
+	// The network faults need network namespaces (test/partition).
+	CutStore  Fault = "replica cut from libSQL"
+	CutPeers  Fault = "replica cut from peers"
+	SlowStore Fault = "libSQL slowed"
 )
 
 // Faults lists every fault kind in the order reports show them.
-var Faults = []Fault{Kill, Pause, Rolling, LibSQL, S3Outage}
+var Faults = []Fault{Kill, Pause, Rolling, LibSQL, S3Outage, CutStore, CutPeers, SlowStore}
+
+// NetFaults are the kinds that run only where the soak may build network
+// namespaces.
+var NetFaults = []Fault{CutStore, CutPeers, SlowStore}
 
 // blame orders fault kinds by how much they explain a failure: a failure
 // that overlaps a kill and a rolling restart is the kill's.
-var blame = map[Fault]int{None: 0, Rolling: 1, S3Outage: 2, LibSQL: 3, Pause: 4, Kill: 5}
+var blame = map[Fault]int{None: 0, Rolling: 1, SlowStore: 2, S3Outage: 3, LibSQL: 4, CutPeers: 5, CutStore: 6, Pause: 7, Kill: 8}
+
+// failuresAllowed tells whether requests may fail while f is blamed: not
+// with no fault active, nor during a graceful rolling restart (enforced
+// in strict runs); during every other kind they may, since each takes a
+// store or a replica away, or slows libSQL, for a while.
+func failuresAllowed(f Fault) bool { return f != None && f != Rolling }
 
 // window is one fault, from its injection to the end of its effects.
 type window struct {

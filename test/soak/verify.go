@@ -80,7 +80,7 @@ func Verify(d *Doors, l *Ledger, tl *Timeline, ticksFrom, ticksTo int64, logs []
 	o.checkAlarms(d, alarms)
 	o.checkCron(d, tl, ticksFrom, ticksTo, logs)
 	for f, n := range l.failedBy() {
-		if n > 0 && (f == None || f == Rolling) {
+		if n > 0 && !failuresAllowed(f) {
 			if strict {
 				o.violate("%d requests failed with %s active", n, f)
 			} else {
@@ -229,7 +229,7 @@ func (o *Outcome) checkCron(d *Doors, tl *Timeline, from, to int64, logs []strin
 				o.TicksHandlerFailed = append(o.TicksHandlerFailed, s)
 				continue
 			}
-			if f == None || f == Rolling {
+			if !failuresAllowed(f) {
 				o.TicksUnexplained++
 				o.violate("cron tick %d never ran, with %s active", s, f)
 			}
