@@ -19,6 +19,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/protocol"
+	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
 )
@@ -112,7 +113,7 @@ func build(cfg *config.Config, o Options) (*caddy.Config, error) {
 		HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(fleetProxy(cfg, o, secret, token, &warnings), "handler", "reverse_proxy", &warnings)},
 	})
 
-	srv := &caddyhttp.Server{Listen: []string{cfg.Listen.Public}}
+	srv := &caddyhttp.Server{Listen: []string{cfg.Listen.Public}, Errors: errorRoutes(&warnings)}
 	app := caddyhttp.App{Servers: map[string]*caddyhttp.Server{ServerName: srv}}
 	app.GracePeriod = caddy.Duration(cfg.Drain.Timeout.D())
 	if o.GracePeriod > 0 {
@@ -274,4 +275,26 @@ func logLevel(cfg *config.Config, o Options) string {
 		return "ERROR"
 	}
 	return "WARN"
+}
+
+// errorRoutes answer the front door's own errors (no replica could serve
+// the request, every retry was used, the forward deadline passed) with
+// their status and message; a 503 also gets Retry-After, so a client can
+// tell an outage it should retry from a failure.
+func errorRoutes(warnings *[]caddyconfig.Warning) *caddyhttp.HTTPErrorConfig {
+	respond := caddyconfig.JSONModuleObject(caddyhttp.StaticResponse{
+		StatusCode: caddyhttp.WeakString("{http.error.status_code}"),
+		Body:       "{http.error.status_text}: {http.error.message}\n",
+		Close:      true,
+	}, "handler", "static_response", warnings)
+	retryAfter := caddyconfig.JSONModuleObject(&headers.Handler{Response: &headers.RespHeaderOps{HeaderOps: &headers.HeaderOps{
+		Set: http.Header{"Retry-After": {worker.RetryAfter}},
+	}}}, "handler", "headers", warnings)
+	return &caddyhttp.HTTPErrorConfig{Routes: caddyhttp.RouteList{
+		{
+			MatcherSetsRaw: caddyhttp.RawMatcherSets{{"expression": caddyconfig.JSON("{http.error.status_code} == 503", warnings)}},
+			HandlersRaw:    []json.RawMessage{retryAfter},
+		},
+		{HandlersRaw: []json.RawMessage{respond}},
+	}}
 }

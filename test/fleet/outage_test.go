@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/test/fleettest"
 )
 
@@ -52,15 +53,27 @@ func TestOutagesAnswerAsOutages(t *testing.T) {
 	stopped, restart := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(restart)
-		f.LibSQL.Restart(6*time.Second, func() { close(stopped) })
+		// Long enough for every request below, each of which the front
+		// door may replay for a while when nothing ran (see
+		// frontdoor.DefaultRetries).
+		f.LibSQL.Restart(30*time.Second, func() { close(stopped) })
 	}()
 	<-stopped
+	outage := time.Now()
 	for _, q := range reqs {
+		start := time.Now()
 		resp, body := send(q.method, q.path, q.body)
+		took := time.Since(start)
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 			t.Errorf("during the outage, %s: %d (Retry-After %q) %s; want 503 with Retry-After",
 				q.name, resp.StatusCode, resp.Header.Get("Retry-After"), body)
 		}
+		if took > config.DefaultForwardTimeout+time.Second {
+			t.Errorf("during the outage, %s took %v; the forward deadline is %v", q.name, took, config.DefaultForwardTimeout)
+		}
+	}
+	if time.Since(outage) > 25*time.Second {
+		t.Fatalf("the requests took %v, too long to be sure the outage lasted through them", time.Since(outage))
 	}
 	<-restart
 	for _, q := range reqs {

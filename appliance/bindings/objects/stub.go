@@ -61,8 +61,9 @@ func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, s.err.Error(), http.StatusBadRequest)
 		return
 	}
-	var started bool
+	var started, ran bool
 	err := s.rt.event(r.Context(), s.id, func(ctx context.Context, in *instance) error {
+		ran = true
 		return in.fetch(w, r.WithContext(ctx), &started)
 	})
 	var away *ElsewhereError
@@ -75,6 +76,12 @@ func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case errors.Is(err, ErrDraining), errors.Is(err, ErrClosed), errors.Is(err, ErrNotOpen):
 		// Nothing ran: the front door may replay the request on another
 		// replica, which takes the object over once this one lets go.
+		protocol.WriteRetry(w)
+	case !ran && worker.Unavailable(err):
+		// The object's Fetch never ran: this replica could not take the
+		// object (its lease moved on, or the coordination store is out of
+		// its reach). The front door may replay the request on another
+		// replica, which may reach the store and the object.
 		protocol.WriteRetry(w)
 	case started:
 		// The response began (or its gate already answered 503).

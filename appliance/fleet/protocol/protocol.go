@@ -36,7 +36,11 @@
 // the front door passes it through.
 package protocol
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
 
 // Header names and values.
 const (
@@ -51,14 +55,16 @@ const (
 	MemberHeader = "X-Dwk-Member"
 )
 
-// WriteRetry answers r with a retry answer: 503 with RetryHeader. The
-// caller must not have read r's body or acted on r.
+// WriteRetry answers r with a retry answer: 503 with RetryHeader (and
+// Retry-After, for a client that gets it directly). The caller must not
+// have read r's body or acted on r.
 func WriteRetry(w http.ResponseWriter) {
 	w.Header().Set(RetryHeader, RetryValue)
+	w.Header().Set("Retry-After", worker.RetryAfter)
 	w.Header().Set("Cache-Control", "no-store")
 	// The connection may carry an unread body; close it rather than drain.
 	w.Header().Set("Connection", "close")
-	http.Error(w, "replica draining; retry on another replica", http.StatusServiceUnavailable)
+	http.Error(w, "this replica cannot serve the request now (draining, or its stores are out of reach); retry on another replica", http.StatusServiceUnavailable)
 }
 
 // IsRetry reports whether a response is a retry answer.

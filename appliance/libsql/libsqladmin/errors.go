@@ -13,11 +13,21 @@ var (
 	// ErrUnauthorized: the admin key is missing or wrong.
 	ErrUnauthorized = errors.New("admin API refused the admin key")
 	// ErrUnavailable: the admin API could not be reached or answered
-	// 502, 503 or 504.
-	ErrUnavailable = errors.New("libSQL admin API unavailable")
+	// 502, 503 or 504. Its Unavailable method lets the Worker API
+	// (worker.Unavailable) recognise it.
+	ErrUnavailable error = unavailable("libSQL admin API unavailable")
 	// ErrUnsupported: the server lacks the endpoint (sqld has no list).
 	ErrUnsupported = errors.New("not supported by this libSQL server")
 )
+
+// unavailable is the type of ErrUnavailable.
+type unavailable string
+
+func (e unavailable) Error() string { return string(e) }
+
+// Unavailable reports true: the admin API could not be reached or did not
+// answer in time.
+func (unavailable) Unavailable() bool { return true }
 
 // Error is an admin API call the server refused.
 type Error struct {
