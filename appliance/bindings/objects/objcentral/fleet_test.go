@@ -3,6 +3,7 @@ package objcentral_test
 import (
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/appliance/fleet/lease"
 	"io"
 	"net/http"
 	"strconv"
@@ -117,10 +118,10 @@ func TestCounterThroughThreeReplicas(t *testing.T) {
 // read is fenced, or reaches the new holder).
 func TestStaleHolderIsFenced(t *testing.T) {
 	b := newBackend(t, libsqlserver.Start(t))
-	paused := startReplica(t, b, nil, replicaOptions{name: "paused", leaseClock: newFakeClock(), ttl: 400 * time.Millisecond})
+	paused := startReplica(t, b, nil, replicaOptions{name: "paused", leaseClock: newFakeClock(), ttl: lease.MinTTL})
 	// The other replica believes it is alone, so it takes the object as
 	// soon as the paused holder's lease expires on the server.
-	other := startReplica(t, b, nil, replicaOptions{name: "other", ttl: 400 * time.Millisecond})
+	other := startReplica(t, b, nil, replicaOptions{name: "other", ttl: lease.MinTTL})
 
 	acked := 0
 	for range 3 {
@@ -161,7 +162,7 @@ func TestStaleHolderIsFenced(t *testing.T) {
 // lease while open (past several TTLs) and is closed with 1012 when the
 // holder drains.
 func TestForwardingAndWebSocket(t *testing.T) {
-	_, rs := startFleet(t, 2, func(_ int, o *replicaOptions) { o.ttl = 500 * time.Millisecond })
+	_, rs := startFleet(t, 2, func(_ int, o *replicaOptions) { o.ttl = lease.MinTTL })
 	// r1 takes the object (forwarded once to itself if need be).
 	code, body := rs[0].do(t, http.MethodGet, "room", "/whoami")
 	if code != http.StatusOK {
@@ -212,7 +213,7 @@ func TestForwardingAndWebSocket(t *testing.T) {
 		if want := at.name + ":" + msg; string(data) != want {
 			t.Errorf("echo = %q, want %q (answered on the holder)", data, want)
 		}
-		time.Sleep(400 * time.Millisecond) // 4 × 400ms: several TTLs of 500ms
+		time.Sleep(lease.MinTTL) // four TTLs
 	}
 	if s := at.rt.Stats(); s.WebSockets != 1 {
 		t.Errorf("holder has %d sockets, want 1", s.WebSockets)
