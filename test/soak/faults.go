@@ -3,6 +3,7 @@ package soak
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -47,6 +48,9 @@ func (in *Injector) Logs() []string {
 // process is back), not when its effects are.
 func (in *Injector) Inject(kind Fault) {
 	in.t.Helper()
+	if in.net == nil && slices.Contains(NetFaults, kind) {
+		in.t.Fatalf("fault %q needs the fleet in network namespaces", kind)
+	}
 	switch kind {
 	case Kill:
 		in.kill()
