@@ -8,3 +8,6 @@ command -v terraform >/dev/null || { echo "generate: terraform is not on PATH (n
 TFPLUGINDOCS=$(command -v tfplugindocs || echo "$(go env GOPATH)/bin/tfplugindocs")
 "$TFPLUGINDOCS" generate --provider-name dwk --provider-dir cmd/terraform-provider-dwk \
   --examples-dir ../../examples --rendered-website-dir ../../docs
+# modules/*/variables.tf defaults and modules/staging/fleet_variables.tf
+# (provider/internal/modulevars), from the provider's and dwk's defaults.
+go generate ./provider/...

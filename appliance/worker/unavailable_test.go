@@ -15,7 +15,7 @@ import (
 // outage by method, without importing the Worker API.
 type clientOutage struct{ on bool }
 
-func (e clientOutage) Error() string      { return "client: server unreachable" }
+func (e clientOutage) Error() string     { return "client: server unreachable" }
 func (e clientOutage) Unavailable() bool { return e.on }
 
 func TestWriteErrorTellsOutagesFromFailures(t *testing.T) {

@@ -23,10 +23,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/internalauth"
-	"github.com/dwk/fleet/appliance/objectid"
-	"github.com/dwk/fleet/appliance/objects/objcentral"
+	"github.com/dwk/fleet/appliance/fleet/internalauth"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/s3server"
@@ -36,7 +36,7 @@ import (
 type Options struct {
 	// Replicas is the number of dwk serve processes. Default: 3.
 	Replicas int
-	// LeaseTTL is the object lease TTL. Default: 2s.
+	// LeaseTTL is the object lease TTL. Default: config.DefaultLeaseTTL.
 	LeaseTTL time.Duration
 	// DrainTimeout bounds each drain. Default: 10s.
 	DrainTimeout time.Duration
@@ -102,7 +102,7 @@ func New(t testing.TB, o Options) *Fleet {
 		o.Replicas = 3
 	}
 	if o.LeaseTTL == 0 {
-		o.LeaseTTL = 2 * time.Second
+		o.LeaseTTL = config.DefaultLeaseTTL
 	}
 	if o.DrainTimeout == 0 {
 		o.DrainTimeout = 10 * time.Second
@@ -269,7 +269,7 @@ func randHex(n int) string {
 }
 
 // Headers of a forwarded object request; see
-// appliance/objects/objcentral/internal.go.
+// appliance/bindings/objects/objcentral/internal.go.
 const (
 	headerForwardHops = "Dwk-Forward-Hops"
 	headerObjectName  = "Dwk-Object-Name"

@@ -75,10 +75,10 @@ func newClaimer(t *testing.T, s *coord.Store, member string, o Options) *Claimer
 }
 
 func TestClaimOncePerTick(t *testing.T) {
-	ctx := ctxFor(t)
 	db := newFleetDB(t)
 	a := newClaimer(t, db.open(t, nil), "a", Options{})
 	b := newClaimer(t, db.open(t, nil), "b", Options{TTL: 300 * time.Millisecond})
+	ctx := ctxFor(t) // after the setup, which may be slow on a loaded machine
 	tick := time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)
 
 	claim := func(c *Claimer, schedule string, tick time.Time) bool {
