@@ -190,4 +190,3 @@ func (l *load) firstOKAfter(t time.Time, gone string) time.Duration {
 	}
 	return first
 }
-
