@@ -46,9 +46,10 @@ type ForwarderConfig struct {
 // WebSocket upgrades included, to the object's holder at
 // http://<holder>/_dwk/internal/objects/<class>/<id><original path>, with
 // the original query, method, headers and body. The response streams back
-// unbuffered. A request that has already been forwarded MaxHops times is
-// answered 503 instead (ErrForwardLoop). A holder that cannot be reached
-// yields 503 with Retry-After: the request may be retried.
+// unbuffered. A request that has already been forwarded MaxHops times
+// (ErrForwardLoop) is answered with the front door's retry answer, since it
+// ran nowhere. A holder that cannot be reached yields 503 with
+// Retry-After: the request may be retried.
 type Forwarder struct {
 	proxy   *httputil.ReverseProxy
 	placer  *Placer
@@ -96,9 +97,11 @@ func (f *Forwarder) Forward(w http.ResponseWriter, r *http.Request, id worker.Ob
 	hops := hopsFor(r.Context(), id)
 	if hops >= MaxHops {
 		f.count("loop")
-		f.log.Warn("object request not forwarded again", "object", id, "holder", holder, "hops", hops)
-		w.Header().Set("Retry-After", worker.RetryAfter)
-		http.Error(w, fmt.Sprintf("%v: object %s moved to %s while this request was being forwarded; retry", ErrForwardLoop, id, holder), http.StatusServiceUnavailable)
+		f.log.Warn("object request not forwarded again", "object", id, "holder", holder, "hops", hops,
+			"err", fmt.Sprintf("%v: object %s moved to %s while this request was being forwarded", ErrForwardLoop, id, holder))
+		// Nothing ran: the object moved on at every hop. The retry answer
+		// lets the front door replay the request, by then to the holder.
+		protocol.WriteRetry(w)
 		return
 	}
 	ctx := context.WithValue(r.Context(), targetKey{}, target{id: id, holder: holder, hops: hops + 1})
