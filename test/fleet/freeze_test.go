@@ -78,7 +78,6 @@ func holderAndOther(t *testing.T, f *fleettest.Fleet, name string) (holder, othe
 	if holder == nil {
 		t.Fatalf("holder %q is not a replica", m)
 	}
-	// The first increment counts too.
 	return holder, other
 }
 
