@@ -95,8 +95,13 @@ func (c *collectSink) row(vals []hrana.Value) error {
 	return nil
 }
 
-// prepareOne compiles sql, which must hold exactly one statement.
+// prepareOne compiles sql, which must hold exactly one statement, or
+// takes it from the connection's statement cache. Finalize returns it
+// there.
 func (st *stream) prepareOne(sql string) (*sqlite.Stmt, error) {
+	if ps := st.conn.Cached(sql); ps != nil {
+		return ps, nil
+	}
 	if strings.IndexByte(sql, 0) >= 0 {
 		return nil, hrana.Errorf(hrana.CodeSQLParse, "SQL string could not be parsed: it contains a NUL byte")
 	}
@@ -111,6 +116,7 @@ func (st *stream) prepareOne(sql string) (*sqlite.Stmt, error) {
 		ps.Finalize()
 		return nil, hrana.Errorf(hrana.CodeSQLManyStatements, "SQL string contains more than one statement")
 	}
+	ps.Keep(sql)
 	return ps, nil
 }
 

@@ -3,6 +3,7 @@ package hrana
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 )
 
 // PipelineRequest is the body of POST /v2/pipeline and /v3/pipeline. A null
@@ -18,6 +19,54 @@ type PipelineResponse struct {
 	Baton   *string        `json:"baton"`
 	BaseURL *string        `json:"base_url"`
 	Results []StreamResult `json:"results"`
+}
+
+// wirePipelineOut and wirePipelineIn are a PipelineResponse as sent and
+// as received: each result is encoded in the same pass as the body, and
+// decoded with one more pass over its result only.
+type wirePipelineOut struct {
+	Baton   *string         `json:"baton"`
+	BaseURL *string         `json:"base_url"`
+	Results []wireResultOut `json:"results"`
+}
+
+type wirePipelineIn struct {
+	Baton   *string        `json:"baton"`
+	BaseURL *string        `json:"base_url"`
+	Results []wireResultIn `json:"results"`
+}
+
+// MarshalJSON encodes r.
+func (r PipelineResponse) MarshalJSON() ([]byte, error) {
+	w := wirePipelineOut{Baton: r.Baton, BaseURL: r.BaseURL}
+	if r.Results != nil {
+		w.Results = make([]wireResultOut, len(r.Results))
+	}
+	for i := range r.Results {
+		var err error
+		if w.Results[i], err = r.Results[i].wire(); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON decodes r.
+func (r *PipelineResponse) UnmarshalJSON(data []byte) error {
+	var w wirePipelineIn
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*r = PipelineResponse{Baton: w.Baton, BaseURL: w.BaseURL}
+	if w.Results != nil {
+		r.Results = make([]StreamResult, len(w.Results))
+	}
+	for i := range w.Results {
+		if err := r.Results[i].fromWire(&w.Results[i]); err != nil {
+			return fmt.Errorf("results[%d]: %w", i, err)
+		}
+	}
+	return nil
 }
 
 // CursorRequest is the body of POST /v3/cursor.

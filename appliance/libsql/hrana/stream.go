@@ -94,42 +94,98 @@ type StreamResponse struct {
 	IsAutocommit bool
 }
 
-type wireStreamResponse struct {
+// wireResponseOut is a StreamResponse as sent. Result holds the typed
+// result itself, so one pass of the encoder writes the whole response.
+type wireResponseOut struct {
+	Type         string `json:"type"`
+	Result       any    `json:"result,omitempty"`
+	IsAutocommit *bool  `json:"is_autocommit,omitempty"`
+}
+
+// stmtResultOut and batchResultOut are StmtResult and BatchResult as
+// sent: without their MarshalJSON methods, so the encoder writes them in
+// the same pass as the response; stmtOut and batchOut give them the empty
+// arrays those methods would.
+type stmtResultOut StmtResult
+
+type batchResultOut struct {
+	StepResults []*stmtResultOut `json:"step_results"`
+	StepErrors  []*Error         `json:"step_errors"`
+}
+
+func stmtOut(r *StmtResult) *stmtResultOut {
+	if r == nil {
+		return nil
+	}
+	p := stmtResultOut(*r)
+	if p.Cols == nil {
+		p.Cols = []Col{}
+	}
+	if p.Rows == nil {
+		p.Rows = [][]Value{}
+	}
+	for i := range p.Rows {
+		if p.Rows[i] == nil {
+			p.Rows[i] = []Value{}
+		}
+	}
+	return &p
+}
+
+func batchOut(r *BatchResult) *batchResultOut {
+	if r == nil {
+		return nil
+	}
+	p := &batchResultOut{StepResults: make([]*stmtResultOut, len(r.StepResults)), StepErrors: r.StepErrors}
+	for i, s := range r.StepResults {
+		p.StepResults[i] = stmtOut(s)
+	}
+	if p.StepErrors == nil {
+		p.StepErrors = []*Error{}
+	}
+	return p
+}
+
+// wireResponseIn is a StreamResponse as received: Result is decoded by
+// type once the type is known.
+type wireResponseIn struct {
 	Type         string          `json:"type"`
 	Result       json.RawMessage `json:"result,omitempty"`
 	IsAutocommit *bool           `json:"is_autocommit,omitempty"`
 }
 
-// MarshalJSON encodes r as {"type":...,"result":...}.
-func (r StreamResponse) MarshalJSON() ([]byte, error) {
-	w := wireStreamResponse{Type: r.Type}
-	var result any
+// wire is r as sent.
+func (r *StreamResponse) wire() *wireResponseOut {
+	w := &wireResponseOut{Type: r.Type}
 	switch r.Type {
 	case TypeExecute:
-		result = r.Execute
+		w.Result = stmtOut(r.Execute)
 	case TypeBatch:
-		result = r.Batch
+		w.Result = batchOut(r.Batch)
 	case TypeDescribe:
-		result = r.Describe
+		w.Result = r.Describe
 	case TypeGetAutocommit:
 		w.IsAutocommit = &r.IsAutocommit
 	}
-	if result != nil {
-		raw, err := json.Marshal(result)
-		if err != nil {
-			return nil, fmt.Errorf("encode %s result: %w", r.Type, err)
-		}
-		w.Result = raw
-	}
-	return json.Marshal(w)
+	return w
+}
+
+// MarshalJSON encodes r as {"type":...,"result":...}.
+func (r StreamResponse) MarshalJSON() ([]byte, error) {
+	return json.Marshal(r.wire())
 }
 
 // UnmarshalJSON decodes a response, reading "result" by type.
 func (r *StreamResponse) UnmarshalJSON(data []byte) error {
-	var w wireStreamResponse
+	var w wireResponseIn
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
+	return r.fromWire(&w)
+}
+
+// fromWire sets r from its received form, decoding the result by type.
+func (r *StreamResponse) fromWire(w *wireResponseIn) error {
 	*r = StreamResponse{Type: w.Type}
 	var dst any
 	switch w.Type {
@@ -163,35 +219,61 @@ type StreamResult struct {
 	Error    *Error
 }
 
-type wireStreamResult struct {
+// wireResultOut and wireResultIn are a StreamResult as sent and as
+// received.
+type wireResultOut struct {
+	Type     string           `json:"type"`
+	Response *wireResponseOut `json:"response,omitempty"`
+	Error    *Error           `json:"error,omitempty"`
+}
+
+type wireResultIn struct {
 	Type     string          `json:"type"`
-	Response *StreamResponse `json:"response,omitempty"`
+	Response *wireResponseIn `json:"response,omitempty"`
 	Error    *Error          `json:"error,omitempty"`
+}
+
+// wire is r as sent.
+func (r *StreamResult) wire() (wireResultOut, error) {
+	if r.Error != nil {
+		return wireResultOut{Type: "error", Error: r.Error}, nil
+	}
+	if r.Response == nil {
+		return wireResultOut{}, fmt.Errorf("hrana: StreamResult with neither response nor error")
+	}
+	return wireResultOut{Type: "ok", Response: r.Response.wire()}, nil
 }
 
 // MarshalJSON encodes the tagged union.
 func (r StreamResult) MarshalJSON() ([]byte, error) {
-	if r.Error != nil {
-		return json.Marshal(wireStreamResult{Type: "error", Error: r.Error})
+	w, err := r.wire()
+	if err != nil {
+		return nil, err
 	}
-	if r.Response == nil {
-		return nil, fmt.Errorf("hrana: StreamResult with neither response nor error")
-	}
-	return json.Marshal(wireStreamResult{Type: "ok", Response: r.Response})
+	return json.Marshal(w)
 }
 
 // UnmarshalJSON decodes the tagged union.
 func (r *StreamResult) UnmarshalJSON(data []byte) error {
-	var w wireStreamResult
+	var w wireResultIn
 	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
+	return r.fromWire(&w)
+}
+
+// fromWire sets r from its received form.
+func (r *StreamResult) fromWire(w *wireResultIn) error {
 	switch w.Type {
 	case "ok":
 		if w.Response == nil {
 			return fmt.Errorf("ok result without response")
 		}
-		*r = StreamResult{Response: w.Response}
+		resp := new(StreamResponse)
+		if err := resp.fromWire(w.Response); err != nil {
+			return err
+		}
+		*r = StreamResult{Response: resp}
 	case "error":
 		if w.Error == nil {
 			return fmt.Errorf("error result without error")

@@ -216,18 +216,18 @@ func (r WSResponse) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON decodes any response type.
 func (r *WSResponse) UnmarshalJSON(data []byte) error {
-	var probe struct {
-		Type    string        `json:"type"`
+	var w struct {
+		wireResponseIn
 		Entries []CursorEntry `json:"entries"`
 		Done    bool          `json:"done"`
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if err := json.Unmarshal(data, &w); err != nil {
 		return err
 	}
-	if probe.Type == TypeFetchCursor {
-		*r = WSResponse{StreamResponse: StreamResponse{Type: probe.Type}, Entries: probe.Entries, Done: probe.Done}
+	if w.Type == TypeFetchCursor {
+		*r = WSResponse{StreamResponse: StreamResponse{Type: w.Type}, Entries: w.Entries, Done: w.Done}
 		return nil
 	}
 	*r = WSResponse{}
-	return r.StreamResponse.UnmarshalJSON(data)
+	return r.StreamResponse.fromWire(&w.wireResponseIn)
 }

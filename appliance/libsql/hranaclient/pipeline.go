@@ -59,7 +59,9 @@ func (c *Client) pipeline(ctx context.Context, op, base string, baton *string, r
 			return nil, httpError(op, status, data)
 		}
 		var resp hrana.PipelineResponse
-		if err := json.Unmarshal(data, &resp); err != nil {
+		// Called directly: json.Unmarshal would validate the body once
+		// more before calling it.
+		if err := resp.UnmarshalJSON(data); err != nil {
 			return nil, fmt.Errorf("hrana %s %s: malformed response: %v: %w", op, url, err, ErrOutcomeUnknown)
 		}
 		if len(resp.Results) != len(reqs) {
@@ -85,13 +87,7 @@ func (c *Client) post(ctx context.Context, url string, body []byte) (status int,
 	if c.namespace != "" {
 		req.Header.Set("x-namespace", c.namespace)
 	}
-	c.shared.roundTrips.Add(1)
-	if c.onRoundTrip != nil {
-		c.onRoundTrip()
-	}
-	if t := TallyFrom(ctx); t != nil {
-		t.add(c.namespace)
-	}
+	c.countRoundTrip(ctx)
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		return 0, nil, wrote.Load(), err
@@ -105,6 +101,18 @@ func (c *Client) post(ctx context.Context, url string, body []byte) (status int,
 		return 0, nil, true, fmt.Errorf("response larger than %d bytes", maxResponseSize)
 	}
 	return resp.StatusCode, data, true, nil
+}
+
+// countRoundTrip counts one request sent: in the client's total, with
+// OnRoundTrip, and in the Tally of ctx.
+func (c *Client) countRoundTrip(ctx context.Context) {
+	c.shared.roundTrips.Add(1)
+	if c.onRoundTrip != nil {
+		c.onRoundTrip()
+	}
+	if t := TallyFrom(ctx); t != nil {
+		t.add(c.namespace)
+	}
 }
 
 // errorBody is the error shape of sqld ("error") and of Hrana clients

@@ -23,6 +23,9 @@ type Conn struct {
 	// mu guards db against Close racing Interrupt; the other methods are
 	// only ever called by the goroutine that owns the connection.
 	mu sync.Mutex
+
+	// cache holds kept statements (cache.go); owner goroutine only.
+	cache stmtCache
 }
 
 // Open opens (creating it if needed) the database file at path in
@@ -58,9 +61,11 @@ func Open(path string) (*Conn, error) {
 	return c, nil
 }
 
-// Close closes the connection, finalizing nothing: callers finalize their
-// statements first. Closing twice is a no-op.
+// Close closes the connection. It finalizes the cached statements (see
+// Cached) and nothing else: callers finalize their own statements first.
+// Closing twice is a no-op.
 func (c *Conn) Close() error {
+	c.dropCache()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.db == 0 {
@@ -178,14 +183,19 @@ func (c *Conn) Exec(sql string) error {
 }
 
 // QueryInt64s runs the single statement sql and returns the integer
-// columns of its first row (nil when it returns no row).
+// columns of its first row (nil when it returns no row). The statement
+// is kept in the connection's cache.
 func (c *Conn) QueryInt64s(sql string) ([]int64, error) {
-	st, _, err := c.Prepare(sql)
-	if err != nil {
-		return nil, err
-	}
+	st := c.Cached(sql)
 	if st == nil {
-		return nil, nil
+		var err error
+		if st, _, err = c.Prepare(sql); err != nil {
+			return nil, err
+		}
+		if st == nil {
+			return nil, nil
+		}
+		st.Keep(sql)
 	}
 	defer st.Finalize()
 	row, err := st.Step()

@@ -19,11 +19,26 @@ const (
 type Stmt struct {
 	c *Conn
 	p uintptr
+	// sql and keep: see Keep.
+	sql  string
+	keep bool
 }
 
-// Finalize destroys the statement. It returns the error of the last
+// Finalize destroys the statement, or puts it back in its connection's
+// cache when it was kept (see Keep). It returns the error of the last
 // evaluation, if any, as SQLite does.
 func (s *Stmt) Finalize() error {
+	if s.p == 0 {
+		return nil
+	}
+	if s.keep {
+		return s.release()
+	}
+	return s.destroy()
+}
+
+// destroy finalizes the statement for good.
+func (s *Stmt) destroy() error {
 	if s.p == 0 {
 		return nil
 	}
