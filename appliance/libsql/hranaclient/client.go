@@ -139,13 +139,25 @@ func baseURL(raw string) (string, error) {
 	return strings.TrimRight(u.String(), "/"), nil
 }
 
+// dialTimeout bounds opening a connection: the client's timeout, at most
+// the dial timeout of the default HTTP client.
+func (c *Client) dialTimeout() time.Duration {
+	if c.timeout > 0 && c.timeout < dialTimeout {
+		return c.timeout
+	}
+	return dialTimeout
+}
+
+// dialTimeout is the default HTTP client's, and bounds WebSocket dials.
+const dialTimeout = 5 * time.Second
+
 // defaultHTTPClient keeps enough idle connections for many concurrent
 // callers: with Go's default of 2 per host, every burst would open and
 // close connections.
 func defaultHTTPClient() *http.Client {
 	return &http.Client{Transport: &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 5 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          256,
 		MaxIdleConnsPerHost:   64,
