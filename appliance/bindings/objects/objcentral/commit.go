@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
@@ -35,16 +36,18 @@ type pending struct {
 // pendingLocked collects the local changes not yet at the primary, or nil
 // when there are none.
 func (d *DB) pendingLocked() (*pending, error) {
-	wal := d.local.Path() + "-wal"
-	if !d.full {
-		// Nothing new in the log: no frame past the last one committed.
-		if info, err := os.Stat(wal); err != nil || info.Size() == 0 || info.Size() <= d.walPos.Offset() {
-			return nil, nil
-		}
-	}
-	log, err := walpages.ReadFrom(wal, d.walPos)
+	wal, size, err := d.walFileLocked()
 	if err != nil {
 		return nil, err
+	}
+	if !d.full && (wal == nil || size == 0 || size <= d.walPos.Offset()) {
+		return nil, nil // nothing new in the log: no frame past the last one committed
+	}
+	var log walpages.Log
+	if wal != nil {
+		if log, err = walpages.ReadFileFrom(wal, d.walPos); err != nil {
+			return nil, err
+		}
 	}
 	if !d.full {
 		if len(log.Pages) == 0 {
@@ -91,6 +94,36 @@ func (d *DB) pendingLocked() (*pending, error) {
 	return p, nil
 }
 
+// walFileLocked returns the local log and its size, opened once and kept
+// open while the replica is (SQLite keeps the file while a connection is
+// open, and reuses it across checkpoints); nil when it does not exist.
+func (d *DB) walFileLocked() (*os.File, int64, error) {
+	for range 2 {
+		if d.wal == nil {
+			f, err := os.Open(d.local.Path() + "-wal")
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, 0, nil
+			}
+			if err != nil {
+				return nil, 0, fmt.Errorf("open the local log: %w", err)
+			}
+			d.wal = f
+		}
+		info, err := d.wal.Stat()
+		if err != nil {
+			return nil, 0, fmt.Errorf("the local log: %w", err)
+		}
+		if st, ok := info.Sys().(*syscall.Stat_t); !ok || st.Nlink > 0 {
+			return d.wal, info.Size(), nil
+		}
+		// SQLite removed the log (its last connection closed), and may
+		// have made a new one: open that.
+		d.wal.Close()
+		d.wal = nil
+	}
+	return nil, 0, errors.New("the local log keeps being replaced")
+}
+
 // commitLocked commits p at the primary in one round trip, under the
 // epoch guard, and advances the replica's version.
 func (d *DB) commitLocked(ctx context.Context, p *pending) error {
@@ -115,7 +148,11 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	)
 	commit := len(stmts) - 1
 	steps := append(chain(stmts...), rollbackStep(0, commit))
-	res, err := d.c.Batch(ctx, steps)
+	batch := d.c.Batch
+	if d.ws != nil {
+		batch = d.ws.Batch
+	}
+	res, err := batch(ctx, steps)
 	if err != nil {
 		return fmt.Errorf("commit to the primary: %w", leaseCause(ctx, err))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 
@@ -27,6 +28,7 @@ import (
 type DB struct {
 	name  string
 	c     *hranaclient.Client
+	ws    *hranaclient.WSStream // commits go here when set
 	epoch int64
 	lost  <-chan struct{}
 	fresh func() bool
@@ -46,6 +48,7 @@ type DB struct {
 	full     bool              // DeleteAll ran: commit every page
 	also     []hrana.Stmt      // run at the primary in the next commit
 	walPos   walpages.Position // where the frames not yet committed start
+	wal      *os.File          // the local log, once it exists (walFileLocked)
 	broken   error             // why the copy is stale
 	closed   bool
 }
@@ -181,6 +184,10 @@ func (d *DB) DeleteAll(ctx context.Context) error {
 	}
 	d.mu.Lock()
 	d.full, d.walPos = true, walpages.Position{}
+	if d.wal != nil { // removed with the database's files
+		d.wal.Close()
+		d.wal = nil
+	}
 	d.mu.Unlock()
 	return d.afterWrite(ctx)
 }
@@ -271,6 +278,13 @@ func (d *DB) Close() error {
 		}
 	}
 	meta := &copyMeta{Gen: d.gen, Version: d.version, PageSize: d.pageSize}
+	if d.wal != nil {
+		d.wal.Close()
+		d.wal = nil
+	}
+	if d.ws != nil {
+		d.ws.Close()
+	}
 	d.mu.Unlock()
 	clean = clean && !d.inTx.Load()
 	d.cache.closeInBackground(d.name, func() *copyMeta {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
@@ -52,9 +53,24 @@ type StoreConfig struct {
 	// CacheBytes is the budget for replicas of objects not held here; the
 	// least recently used are deleted past it. Default: DefaultCacheBytes.
 	CacheBytes int64
+	// CommitStreams is how many held objects at once keep a Hrana stream
+	// over WebSocket to their primary for their commits (see
+	// hranaclient.WSStream); the others commit over HTTP. Each open stream
+	// counts against the libSQL server's stream limit. Default:
+	// DefaultCommitStreams; negative: none.
+	CommitStreams int
 	// Logger receives database creations. Default: slog.Default().
 	Logger *slog.Logger
 }
+
+// DefaultCommitStreams is the default StoreConfig.CommitStreams: with the
+// libSQL server's default stream limit (128), a few replicas leave most
+// streams for HTTP requests.
+const DefaultCommitStreams = 16
+
+// commitStreamIdle is how long a commit stream stays open without a
+// commit.
+const commitStreamIdle = 10 * time.Second
 
 // Store is the central objects.ObjectStore: each object it opens is served
 // from a local replica (DB) synced from the object's primary database. It
@@ -65,6 +81,7 @@ type Store struct {
 	prefix   string
 	cache    *cache
 	counters *counters
+	streams  *hranaclient.WSLimit // nil: commits go over HTTP
 	log      *slog.Logger
 }
 
@@ -103,10 +120,17 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("objcentral store: %w", err)
 	}
-	return &Store{
+	st := &Store{
 		shards: cfg.Shards, names: names, prefix: cfg.NamespacePrefix,
 		cache: newCache(cfg.CacheDir, cfg.CacheBytes), counters: &counters{}, log: cfg.Logger.With("component", "objcentral"),
-	}, nil
+	}
+	switch {
+	case cfg.CommitStreams == 0:
+		st.streams = hranaclient.NewWSLimit(DefaultCommitStreams)
+	case cfg.CommitStreams > 0:
+		st.streams = hranaclient.NewWSLimit(cfg.CommitStreams)
+	}
+	return st, nil
 }
 
 // Namespace is the name of the database of object id.
@@ -179,6 +203,9 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 		}
 	}
 	db, err := openDB(ctx, name, path, c, epoch, lease, res.head, s.cache, s.counters)
+	if err == nil && s.streams != nil {
+		db.ws = c.WSStream(commitStreamIdle, s.streams)
+	}
 	if err != nil || !legacy {
 		return db, err
 	}

@@ -71,25 +71,40 @@ func ReadFrom(path string, pos Position) (Log, error) {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
 	defer f.Close()
-	var h [headerSize]byte
-	if _, err := io.ReadFull(f, h[:]); err != nil {
-		return Log{}, nil // no complete header: nothing committed
-	}
-	if pos.offset == 0 || binary.BigEndian.Uint32(h[16:]) != pos.salt1 || binary.BigEndian.Uint32(h[20:]) != pos.salt2 {
-		data, err := io.ReadAll(f)
-		if err != nil {
-			return Log{}, fmt.Errorf("read wal: %w", err)
-		}
-		return Parse(append(h[:], data...))
-	}
-	if _, err := f.Seek(pos.offset, io.SeekStart); err != nil {
-		return Log{}, fmt.Errorf("read wal: %w", err)
-	}
-	data, err := io.ReadAll(f)
+	return ReadFileFrom(f, pos)
+}
+
+// ReadFileFrom is ReadFrom on an open WAL file, for a reader that keeps
+// it open between reads.
+func ReadFileFrom(f *os.File, pos Position) (Log, error) {
+	info, err := f.Stat()
 	if err != nil {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
-	return parseFrames(data, pos), nil
+	size := info.Size()
+	var h [headerSize]byte
+	if size < headerSize {
+		return Log{}, nil // no complete header: nothing committed
+	}
+	if _, err := f.ReadAt(h[:], 0); err != nil {
+		return Log{}, fmt.Errorf("read wal: %w", err)
+	}
+	if pos.offset == 0 || binary.BigEndian.Uint32(h[16:]) != pos.salt1 || binary.BigEndian.Uint32(h[20:]) != pos.salt2 {
+		data := make([]byte, size)
+		if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+			return Log{}, fmt.Errorf("read wal: %w", err)
+		}
+		return Parse(data)
+	}
+	if size <= pos.offset {
+		return parseFrames(nil, pos), nil
+	}
+	data := make([]byte, size-pos.offset)
+	n, err := f.ReadAt(data, pos.offset)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return Log{}, fmt.Errorf("read wal: %w", err)
+	}
+	return parseFrames(data[:n], pos), nil
 }
 
 // Parse is Read over the bytes of a WAL file.
