@@ -19,7 +19,7 @@ func benchObjects(ctx context.Context, o options) (Section, error) {
 		Command: "go run ./test/bench/dwkbench -only objects",
 		Notes: "In process through the object runtime. get = create-if-missing + select (2 statements, no writes), inc = 3 statements (one write). " +
 			"In central mode the holder serves reads from its local replica and commits an event's writes at the object's primary database in libSQL " +
-			"(the changed pages, epoch-guarded) in one round trip before the response leaves; the held lease costs none. " +
+			"(the changed pages, epoch-guarded) in one round trip over the object's commit stream (Hrana over a WebSocket) before the response leaves; the held lease costs none. " +
 			"Round trips = round trips to object databases per request. Forwarded = sent to a replica that does not hold the lease (one internal HTTP hop). " +
 			"Open rows: opening a 1 MB object on a replica, with an empty cache (the whole database is fetched) and with a current copy (one round trip). " +
 			"Ratio = candidate time / local time.",
