@@ -2,6 +2,7 @@ package dwkstorage
 
 import (
 	"context"
+	"log/slog"
 	"testing"
 	"time"
 
@@ -85,6 +86,9 @@ func newKV(t testing.TB, st *coord.Store, o Options) *KV {
 	if o.Secret == nil {
 		o.Secret = []byte(testSecret)
 	}
+	if o.Logger == nil {
+		o.Logger = testLogger(t)
+	}
 	k, err := New(fixed{st}, o)
 	if err != nil {
 		t.Fatal(err)
@@ -97,4 +101,9 @@ func newKV(t testing.TB, st *coord.Store, o Options) *KV {
 		}
 	})
 	return k
+}
+
+// testLogger logs to the test's output.
+func testLogger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.Output(), nil))
 }

@@ -68,6 +68,7 @@ func TestBadCaddyfile(t *testing.T) {
 	for _, in := range []string{
 		":80\nreverse_proxy {\n\tdynamic dwk {\n\t\tbogus 1\n\t}\n}\n",
 		":80\nreverse_proxy {\n\tdynamic dwk\n\tlb_policy dwk {\n\t\tpath /no-name Counter\n\t}\n}\n",
+		"{\n\tstorage dwk {\n\t\troot /var/lib/caddy\n\t}\n}\n:80\nrespond ok\n",
 	} {
 		if _, _, err := caddyconfig.GetAdapter("caddyfile").Adapt([]byte(in), nil); err == nil {
 			t.Errorf("adapted %q without error", in)

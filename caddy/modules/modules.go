@@ -3,12 +3,14 @@
 //
 //	xcaddy build --with github.com/dwk/fleet/caddy/modules
 //
-// It registers http.reverse_proxy.upstreams.dwk (package dwkupstreams) and
-// http.reverse_proxy.selection_policies.dwk (package dwkaffinity).
+// It registers http.reverse_proxy.upstreams.dwk (package dwkupstreams),
+// http.reverse_proxy.selection_policies.dwk (package dwkaffinity) and
+// caddy.storage.dwk (package dwkstorage).
 package modules
 
 import (
 	// Modules register themselves in init.
 	_ "github.com/dwk/fleet/caddy/dwkaffinity"
+	_ "github.com/dwk/fleet/caddy/dwkstorage"
 	_ "github.com/dwk/fleet/caddy/dwkupstreams"
 )

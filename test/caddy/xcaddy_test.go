@@ -20,7 +20,7 @@ const xcaddyVersion = "v0.4.5"
 
 // TestXcaddyBuild builds Caddy with the dwk modules as ordinary third-party
 // plugins, the way an operator would with xcaddy, and checks that the
-// binary lists both modules and adapts a Caddyfile that uses them exactly
+// binary lists the three modules and adapts a Caddyfile that uses them exactly
 // as the in-process adapter does (caddy/modules/testdata).
 //
 // The build takes minutes, so the binary is kept in the temp dir under a
@@ -40,7 +40,7 @@ func TestXcaddyBuild(t *testing.T) {
 	}
 
 	out := run(t, bin, "list-modules")
-	for _, id := range []string{"http.reverse_proxy.upstreams.dwk", "http.reverse_proxy.selection_policies.dwk"} {
+	for _, id := range []string{"http.reverse_proxy.upstreams.dwk", "http.reverse_proxy.selection_policies.dwk", "caddy.storage.dwk"} {
 		if !strings.Contains(out, id+"\n") {
 			t.Errorf("caddy list-modules lacks %s:\n%s", id, out)
 		}
