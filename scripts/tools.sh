@@ -6,7 +6,7 @@
 #   scripts/tools.sh                  # everything make test needs
 #   scripts/tools.sh versitygw        # only the named tools (make demo)
 #
-# Tools: node, versitygw, terraform, sshd, nftables, tfplugindocs. terraform
+# Tools: node, versitygw, pebble, terraform, sshd, nftables, tfplugindocs. terraform
 # is not installed here (it comes from HashiCorp, not from a registry this
 # project uses); it is only checked. Under CI (CI=true) every tool that
 # cannot be installed is an error, since the tests that need it fail there;
@@ -58,6 +58,14 @@ tool_versitygw() {
   fi
 }
 
+# pebble: the ACME server of the shared-certificate test (caddy/dwkstorage, test/pebbleserver).
+tool_pebble() {
+  if ! command -v pebble >/dev/null && [ ! -x "$(gobin)/pebble" ]; then
+    say "go install pebble@v2.10.3 into $(gobin) (the ACME test server)"
+    GOFLAGS= go install github.com/letsencrypt/pebble/v2/cmd/pebble@v2.10.3
+  fi
+}
+
 # terraform: the provider's acceptance tests and test/e2e drive the real CLI.
 tool_terraform() {
   if ! command -v terraform >/dev/null; then
@@ -96,10 +104,10 @@ tool_tfplugindocs() {
   fi
 }
 
-[ $# -gt 0 ] || set -- node versitygw terraform sshd nftables tfplugindocs
+[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables tfplugindocs
 for tool in "$@"; do
   case "$tool" in
-    node | versitygw | terraform | sshd | nftables | tfplugindocs) "tool_$tool" ;;
-    *) echo "usage: $0 [node|versitygw|terraform|sshd|nftables|tfplugindocs]..." >&2; exit 2 ;;
+    node | versitygw | pebble | terraform | sshd | nftables | tfplugindocs) "tool_$tool" ;;
+    *) echo "usage: $0 [node|versitygw|pebble|terraform|sshd|nftables|tfplugindocs]..." >&2; exit 2 ;;
   esac
 done

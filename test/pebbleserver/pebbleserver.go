@@ -1,0 +1,203 @@
+// Package pebbleserver gives tests an ACME server: a real Pebble process
+// (Let's Encrypt's test CA) on a loopback port, with a TLS certificate of
+// the test's own and challenge validation turned off
+// (PEBBLE_VA_ALWAYS_VALID=1), so clients need no reachable solver.
+//
+// Pebble is found in PATH, $GOBIN or $(go env GOPATH)/bin; install it with
+//
+//	go install github.com/letsencrypt/pebble/v2/cmd/pebble@v2.10.3
+//
+// (scripts/tools.sh pebble). Without it a test fails under CI and skips
+// elsewhere (package needtool).
+package pebbleserver
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dwk/fleet/test/needtool"
+	"github.com/dwk/fleet/test/procs"
+)
+
+// Install is the command that installs the Pebble these tests use.
+const Install = "go install github.com/letsencrypt/pebble/v2/cmd/pebble@v2.10.3"
+
+// Server is a running Pebble.
+type Server struct {
+	// DirectoryURL is the ACME directory.
+	DirectoryURL string
+	// Roots trusts the server's TLS certificate (not the certificates it
+	// issues).
+	Roots *x509.CertPool
+
+	proc *procs.Proc
+}
+
+// issuedRE matches Pebble's log line for every certificate it issues.
+var issuedRE = regexp.MustCompile(`Issued certificate serial \S+ for order`)
+
+// Start runs Pebble for the test.
+func Start(t testing.TB) *Server {
+	t.Helper()
+	bin := binary(t)
+	dir := t.TempDir()
+	certFile, keyFile, roots := tlsFiles(t, dir)
+	var lastErr error
+	for range 3 {
+		addr := freeAddr(t)
+		cfg := map[string]any{"pebble": map[string]any{
+			"listenAddress": addr, "certificate": certFile, "privateKey": keyFile,
+			"httpPort": 5002, "tlsPort": 5001, "keyAlgorithm": "ecdsa",
+			"retryAfter": map[string]int{"authz": 1, "order": 1},
+		}}
+		b, err := json.Marshal(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgFile := filepath.Join(dir, "pebble-config.json")
+		if err := os.WriteFile(cfgFile, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		p := procs.Start(t, "pebble", bin,
+			[]string{"PEBBLE_VA_ALWAYS_VALID=1", "PEBBLE_VA_NOSLEEP=1", "PEBBLE_WFE_NONCEREJECT=0"},
+			"-config", cfgFile)
+		s := &Server{DirectoryURL: "https://" + addr + "/dir", Roots: roots, proc: p}
+		if lastErr = s.waitReady(10 * time.Second); lastErr == nil {
+			return s
+		}
+		p.Kill()
+	}
+	t.Fatalf("pebble did not start: %v", lastErr)
+	return nil
+}
+
+// Issued is how many certificates the server has issued.
+func (s *Server) Issued() int {
+	return len(issuedRE.FindAllString(s.proc.Output(), -1))
+}
+
+// Output is everything Pebble printed so far.
+func (s *Server) Output() string { return s.proc.Output() }
+
+// waitReady polls the directory until it answers.
+func (s *Server) waitReady(timeout time.Duration) error {
+	c := &http.Client{Timeout: time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: s.Roots}}}
+	defer c.CloseIdleConnections()
+	deadline := time.Now().Add(timeout)
+	for {
+		resp, err := c.Get(s.DirectoryURL)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			err = fmt.Errorf("directory answered %s", resp.Status)
+		}
+		if _, exited := s.proc.Wait(0); exited == nil || time.Now().After(deadline) {
+			return fmt.Errorf("%w; output:\n%s", err, s.proc.Output())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// binary finds pebble, or ends the test through needtool.
+func binary(t testing.TB) string {
+	t.Helper()
+	if p, err := exec.LookPath("pebble"); err == nil {
+		return p
+	}
+	var dirs []string
+	if out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output(); err == nil {
+		lines := strings.SplitN(string(out), "\n", 2)
+		if gobin := strings.TrimSpace(lines[0]); gobin != "" {
+			dirs = append(dirs, gobin)
+		}
+		if len(lines) == 2 {
+			for _, d := range filepath.SplitList(strings.TrimSpace(lines[1])) {
+				dirs = append(dirs, filepath.Join(d, "bin"))
+			}
+		}
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, "pebble")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	needtool.Missing(t, "pebble", Install, fmt.Errorf("not in PATH or %s", strings.Join(dirs, ", ")))
+	return ""
+}
+
+// freeAddr returns a loopback address with a port that was free a moment
+// ago.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// tlsFiles writes a self-signed certificate for 127.0.0.1 and localhost
+// and its key into dir and returns their paths and a pool trusting it.
+func tlsFiles(t testing.TB, dir string) (certFile, keyFile string, roots *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "pebble test listener"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:         true, BasicConstraintsValid: true,
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		DNSNames:    []string{"localhost"},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyDER, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	for _, f := range []struct {
+		path, typ string
+		der       []byte
+	}{{certFile, "CERTIFICATE", der}, {keyFile, "PRIVATE KEY", keyDER}} {
+		if err := os.WriteFile(f.path, pem.EncodeToMemory(&pem.Block{Type: f.typ, Bytes: f.der}), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roots = x509.NewCertPool()
+	roots.AddCert(cert)
+	return certFile, keyFile, roots
+}
