@@ -70,6 +70,7 @@
 //	("cron", "tick", schedule, ms)   cron tick leases, expiring after 24h (cron/cronlease)
 //	("mode")                         the mode marker (fleet/markerstore)
 //	("diagnose", "cas", random)      dwk diagnose scratch keys, deleted, expire in 1m (fleet/probe)
+//	("caddy", prefix, "data"|"lock", …)  Caddy's certificate storage, sealed; locks expiring (caddy/dwkstorage)
 //
 // appliance/fleet/lease/coordsql.go writes coord_kv directly (per-lease renew and
 // release in one round trip); change it with any layout change.
