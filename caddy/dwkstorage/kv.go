@@ -128,9 +128,6 @@ func defaultOwner() string {
 	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
-// Owner is the name this storage writes into its lock records.
-func (k *KV) Owner() string { return k.owner }
-
 // String names the storage in certmagic's and Caddy's logs.
 func (k *KV) String() string { return "dwk storage " + k.keys.prefix }
 
