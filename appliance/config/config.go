@@ -70,6 +70,11 @@ type TLS struct {
 	Domains []string `json:"domains"`
 	// Email for the ACME account.
 	Email string `json:"email,omitempty"`
+	// Shared keeps the ACME account and the certificates in the fleet's
+	// coordination database (sealed with fleet.secret) instead of in each
+	// replica's data_dir, so one replica obtains each certificate and
+	// every replica serves it. Default: false.
+	Shared bool `json:"shared,omitempty"`
 }
 
 // Storage chooses where authoritative state lives.

@@ -16,7 +16,9 @@
 //     from storage.libsql, fleet.name, fleet.secret and affinity.rules.
 //
 // With listen.tls, the server answers the listed domains with automatic
-// HTTPS (ACME; certificates kept under Options.StorageDir). Caddy's admin
+// HTTPS (ACME; certificates kept under Options.StorageDir, or with
+// listen.tls.shared in the coordination database, shared by the fleet:
+// module caddy.storage.dwk). Caddy's admin
 // endpoint is disabled and the config is never written to disk.
 //
 // # Retries: the contract with the app server

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -129,6 +128,7 @@ func build(cfg *config.Config, o Options) (*caddy.Config, error) {
 		if err := withTLS(out, &app, srv, &routes, cfg, o, &warnings); err != nil {
 			return nil, err
 		}
+		out.StorageRaw = certStorage(cfg, o, secret, token, &warnings)
 	} else {
 		srv.AutoHTTPS = &caddyhttp.AutoHTTPSConfig{Disabled: true}
 	}
@@ -236,13 +236,6 @@ func withTLS(out *caddy.Config, app *caddyhttp.App, srv *caddyhttp.Server, route
 			IssuersRaw:  []json.RawMessage{caddyconfig.JSONModuleObject(caddytls.ACMEIssuer{Email: t.Email}, "module", "acme", warnings)},
 		}}}}
 		out.AppsRaw["tls"] = caddyconfig.JSON(tlsApp, warnings)
-	}
-	dir := o.StorageDir
-	if dir == "" && cfg.Storage.DataDir != "" {
-		dir = filepath.Join(cfg.Storage.DataDir, "caddy")
-	}
-	if dir != "" {
-		out.StorageRaw = caddyconfig.JSON(map[string]string{"module": "file_system", "root": dir}, warnings)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caddyserver/caddy/v2"
+
 	"github.com/dwk/fleet/appliance/config"
 )
 
@@ -128,5 +130,26 @@ func TestOptionsShapeTheProxy(t *testing.T) {
 		if !strings.Contains(s, present) {
 			t.Errorf("config lacks %s:\n%s", present, s)
 		}
+	}
+}
+
+// TestSharedStorageProvisions loads the shared-certificate config into
+// Caddy without starting it, so that the storage module is registered in
+// this binary and accepts what Render writes.
+func TestSharedStorageProvisions(t *testing.T) {
+	t.Setenv("DWK_TEST_FLEET_SECRET", "env-secret-0123456789abcdef0123456789")
+	t.Setenv("DWK_TEST_LIBSQL_TOKEN", "token")
+	c := loadConfig(t, "testdata/tls-shared.dwk.json")
+	c.Storage.LibSQL.URL = "http://127.0.0.1:1" // nothing listens; the storage opens lazily
+	raw, err := Render(c, Options{LogLevel: "ERROR"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg caddy.Config
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := caddy.Validate(&cfg); err != nil {
+		t.Fatalf("caddy rejects the rendered config: %v", err)
 	}
 }
