@@ -142,6 +142,7 @@ func (k *KV) store(ctx context.Context) (*coord.Store, error) {
 // Close stops waiting Locks (they fail with ErrClosed), stops renewing
 // and releases every held lock, at most until ctx ends; a lock it could
 // not release expires after LockTTL. Close does not close the Source.
+// Close is idempotent.
 func (k *KV) Close(ctx context.Context) error {
 	k.mu.Lock()
 	k.closed = true

@@ -176,6 +176,11 @@ func TestLockOfDeadHolderExpires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		a.Close(ctx) // idempotent: the test closes it itself, checking the error
+	})
 	stB := db.open(t)
 	b := newKV(t, stB, Options{Owner: "b", LockTTL: ttl})
 	ctx := ctxFor(t)
