@@ -9,7 +9,7 @@ import (
 
 // objectStoreMetrics exports what the local object replicas do: how opens
 // synced (current, incremental, full), pages fetched and committed,
-// commits and failed commits, and the cache's size.
+// commits and failed commits, the cache's size and the open commit streams.
 func objectStoreMetrics(m *metrics.Metrics, member string, store *objcentral.Store) {
 	labels := func(extra ...string) prometheus.Labels {
 		l := prometheus.Labels{"member": member}
@@ -30,4 +30,5 @@ func objectStoreMetrics(m *metrics.Metrics, member string, store *objcentral.Sto
 	m.CounterFunc("dwk_object_pages_committed_total", "Pages of object databases committed at libSQL.", labels(), stat(func(s objcentral.Stats) int64 { return s.PagesCommitted }))
 	m.CounterFunc("dwk_object_commit_failures_total", "Object commits that failed (fenced, or libSQL unreachable); each left a local copy stale.", labels(), stat(func(s objcentral.Stats) int64 { return s.CommitFailures }))
 	m.GaugeFunc("dwk_object_cache_bytes", "Bytes of local object copies on disk.", labels(), stat(func(s objcentral.Stats) int64 { return s.CacheBytes }))
+	m.GaugeFunc("dwk_object_commit_streams", "Held objects with a commit stream (a WebSocket to their primary database) open.", labels(), stat(func(s objcentral.Stats) int64 { return s.CommitStreams }))
 }

@@ -35,6 +35,7 @@ func TestObjectStoreMetricsAreExported(t *testing.T) {
 		`dwk_object_opens_total{member="m1",sync="current"} 0`,
 		`dwk_object_commits_total{member="m1"} 0`,
 		`dwk_object_cache_bytes{member="m1"} 0`,
+		`dwk_object_commit_streams{member="m1"} 0`,
 	} {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("metrics lack %s", want)

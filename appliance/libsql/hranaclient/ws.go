@@ -21,6 +21,9 @@ type WSLimit struct{ slots chan struct{} }
 // NewWSLimit returns a limit of n connections.
 func NewWSLimit(n int) *WSLimit { return &WSLimit{slots: make(chan struct{}, n)} }
 
+// InUse is how many connections hold a slot now.
+func (l *WSLimit) InUse() int { return len(l.slots) }
+
 func (l *WSLimit) acquire() bool {
 	select {
 	case l.slots <- struct{}{}:

@@ -77,12 +77,16 @@ func (b *backend) coordStore(t testing.TB) *coord.Store {
 // objectStore returns a central object store with a client of its own.
 func (b *backend) objectStore(t testing.TB) (*objcentral.Store, *hranaclient.Client) {
 	t.Helper()
+	return b.objectStoreWith(t, objcentral.StoreConfig{})
+}
+
+// objectStoreWith is objectStore with cfg's other settings.
+func (b *backend) objectStoreWith(t testing.TB, cfg objcentral.StoreConfig) (*objcentral.Store, *hranaclient.Client) {
+	t.Helper()
 	c := b.client(t, "")
-	s, err := objcentral.NewStore(objcentral.StoreConfig{
-		Shards:          []objcentral.Shard{{Name: b.srv.URL, Client: c, Admin: b.admin}},
-		NamespacePrefix: b.prefix,
-		Logger:          quiet(),
-	})
+	cfg.Shards = []objcentral.Shard{{Name: b.srv.URL, Client: c, Admin: b.admin}}
+	cfg.NamespacePrefix, cfg.Logger = b.prefix, quiet()
+	s, err := objcentral.NewStore(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

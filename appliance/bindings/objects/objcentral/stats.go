@@ -3,7 +3,7 @@ package objcentral
 import "sync/atomic"
 
 // Stats counts what a Store's local replicas did since the store was
-// made. Every field only grows, except CacheBytes.
+// made. Every field only grows, except CacheBytes and CommitStreams.
 type Stats struct {
 	// OpensCurrent counts opens whose local copy was current: no page was
 	// fetched.
@@ -24,6 +24,9 @@ type Stats struct {
 	CommitFailures int64
 	// CacheBytes is the size of the copies on disk now.
 	CacheBytes int64
+	// CommitStreams is how many held objects have a commit stream (a
+	// WebSocket to their primary) open now.
+	CommitStreams int64
 }
 
 // counters are a Store's Stats as it updates them.
@@ -35,11 +38,15 @@ type counters struct {
 // Stats returns the store's counters.
 func (s *Store) Stats() Stats {
 	c := s.counters
-	return Stats{
+	st := Stats{
 		OpensCurrent: c.opensCurrent.Load(), OpensIncremental: c.opensIncremental.Load(), OpensFull: c.opensFull.Load(),
 		PagesFetched: c.pagesFetched.Load(), Commits: c.commits.Load(), PagesCommitted: c.pagesCommitted.Load(),
 		CommitFailures: c.commitFailures.Load(), CacheBytes: s.cache.bytes(),
 	}
+	if s.streams != nil {
+		st.CommitStreams = int64(s.streams.InUse())
+	}
+	return st
 }
 
 // countOpen records how an open synced its copy.

@@ -315,3 +315,49 @@ func mustAdmin(t *testing.T) *libsqladmin.Client {
 	}
 	return c
 }
+
+// TestCommitStreams checks that commits go over a commit stream, one round
+// trip each once it is open, that no more streams open than the store
+// allows (the others commit over HTTP), and that closing a database
+// closes its stream.
+func TestCommitStreams(t *testing.T) {
+	b := newBackend(t, libsqlserver.Start(t))
+	store, c := b.objectStoreWith(t, objcentral.StoreConfig{CommitStreams: 1})
+	ctx := ctxFor(t)
+	first, err := store.Open(ctx, testID("Stream", "a"), newFakeLease(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBatch(t, first, "CREATE TABLE t (v)")
+	if n := store.Stats().CommitStreams; n != 1 {
+		t.Fatalf("%d commit streams open after a commit, want 1", n)
+	}
+	before := c.RoundTrips()
+	mustBatch(t, first, "INSERT INTO t VALUES (1)")
+	if got := c.RoundTrips() - before; got != 1 {
+		t.Errorf("a commit on the open stream cost %d round trips, want 1", got)
+	}
+	second, err := store.Open(ctx, testID("Stream", "b"), newFakeLease(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBatch(t, second, "CREATE TABLE t (v); INSERT INTO t VALUES (2)")
+	if n := store.Stats().CommitStreams; n != 1 {
+		t.Errorf("%d commit streams open with a limit of 1", n)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := store.Stats().CommitStreams; n != 0 {
+		t.Errorf("%d commit streams open after the database closed, want 0", n)
+	}
+	// The second database commits on a stream of its own once one is free.
+	mustBatch(t, second, "INSERT INTO t VALUES (3)")
+	if n := store.Stats().CommitStreams; n != 1 {
+		t.Errorf("%d commit streams open after the slot was freed, want 1", n)
+	}
+	if rs := mustBatch(t, second, "SELECT count(*) FROM t"); rs[0].Rows[0][0] != int64(2) {
+		t.Errorf("rows = %v, want 2", rs[0].Rows)
+	}
+	second.Close()
+}
