@@ -64,9 +64,10 @@ type StoreConfig struct {
 }
 
 // DefaultCommitStreams is the default StoreConfig.CommitStreams: with the
-// libSQL server's default stream limit (128), a few replicas leave most
-// streams for HTTP requests.
-const DefaultCommitStreams = 16
+// libSQL server's default stream limit (128), even a fleet of several
+// replicas leaves most streams for HTTP requests, which fail when they
+// find none free.
+const DefaultCommitStreams = 8
 
 // commitStreamIdle is how long a commit stream stays open without a
 // commit.
