@@ -84,7 +84,7 @@ func TestStreamExpiry(t *testing.T) {
 	if resp == nil || resp.Results[0].Error != nil || resp.Results[1].Response.Execute.Rows[0][0].Int != 1 {
 		t.Errorf("after expiry: %s", raw)
 	}
-	if got := s.slots.used.Load(); got != 0 {
+	if got := s.slots.used(); got != 0 {
 		t.Errorf("%d stream slots still used", got)
 	}
 }
@@ -170,7 +170,7 @@ func TestDeleteNamespaceWithOpenStream(t *testing.T) {
 	if code == 200 {
 		t.Errorf("stream of a deleted namespace still works: %s", raw)
 	}
-	if got := s.slots.used.Load(); got != 0 {
+	if got := s.slots.used(); got != 0 {
 		t.Errorf("%d stream slots still used", got)
 	}
 	if code := post("DELETE", "/v1/namespaces/default", ""); code != 400 {

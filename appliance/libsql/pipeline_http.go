@@ -86,7 +86,7 @@ func (s *Server) pipeline(w http.ResponseWriter, r *http.Request, v hrana.Versio
 // baton's stream, which must belong to ns.
 func (s *Server) acquireHTTPStream(ctx context.Context, ns *namespace, baton *string) (*httpEntry, error) {
 	if baton == nil {
-		st, err := openStream(ns, &s.slots)
+		st, err := openStream(ctx, ns, s.slots)
 		if err != nil {
 			return nil, err
 		}

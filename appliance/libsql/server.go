@@ -22,7 +22,7 @@ type Server struct {
 	auth    authenticator
 	nss     *nsStore
 	streams *httpStreams
-	slots   streamSlots
+	slots   *streamSlots
 	ws      wsTracker
 
 	lock     *os.File
@@ -93,7 +93,7 @@ func (s *Server) Open() (err error) {
 		return fmt.Errorf("open namespaces in %s: %w", filepath.Join(s.cfg.DBPath, "dbs"), err)
 	}
 	s.streams = newHTTPStreams(s.cfg.Now, s.cfg.StreamIdleTimeout)
-	s.slots.max = int64(s.cfg.MaxStreams)
+	s.slots = newStreamSlots(s.cfg.MaxStreams)
 
 	if s.httpL, err = net.Listen("tcp", s.cfg.HTTPListenAddr); err != nil {
 		return fmt.Errorf("listen for HTTP on %s: %w", s.cfg.HTTPListenAddr, err)

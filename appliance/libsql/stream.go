@@ -1,10 +1,12 @@
 package libsql
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/sqlite"
@@ -41,25 +43,48 @@ var errStreamClosed = &hrana.Error{
 	Message: "The stream was closed by the server (idle timeout, namespace deleted or server shutting down)",
 }
 
+// streamSlotWait is how long opening a stream waits for one to close when
+// all are open, before it fails with TOO_MANY_STREAMS: a burst is queued
+// briefly instead of failing at once.
+const streamSlotWait = time.Second
+
 // streamSlots bounds the number of open streams.
 type streamSlots struct {
-	max  int64
-	used atomic.Int64
+	max int64
+	sem chan struct{}
 }
 
-func (s *streamSlots) acquire() bool {
-	if s.used.Add(1) > s.max {
-		s.used.Add(-1)
-		return false
+func newStreamSlots(max int) *streamSlots {
+	return &streamSlots{max: int64(max), sem: make(chan struct{}, max)}
+}
+
+// acquire takes a slot, waiting up to streamSlotWait (or until ctx ends)
+// for one.
+func (s *streamSlots) acquire(ctx context.Context) bool {
+	select {
+	case s.sem <- struct{}{}:
+		return true
+	default:
 	}
-	return true
+	t := time.NewTimer(streamSlotWait)
+	defer t.Stop()
+	select {
+	case s.sem <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
 }
 
-func (s *streamSlots) release() { s.used.Add(-1) }
+func (s *streamSlots) release() { <-s.sem }
+
+// used is the number of slots taken.
+func (s *streamSlots) used() int { return len(s.sem) }
 
 // openStream opens a stream on ns, taking a slot and a connection.
-func openStream(ns *namespace, slots *streamSlots) (*stream, error) {
-	if !slots.acquire() {
+func openStream(ctx context.Context, ns *namespace, slots *streamSlots) (*stream, error) {
+	if !slots.acquire(ctx) {
 		return nil, hrana.Errorf(hrana.CodeTooManyStreams, "Too many open streams: the server allows %d; close streams or raise --max-streams", slots.max)
 	}
 	conn, err := ns.pool.get()

@@ -32,7 +32,7 @@ func (c *wsConn) dispatch(id int32, req *hrana.WSRequest) error {
 			if who.access(c.ns.name) < permRead {
 				s.openErr = hrana.Errorf(hrana.CodeForbidden, "Authorization forbidden: Current session doesn't have Read permission to namespace %s", c.ns.name)
 			} else {
-				s.st, s.openErr = openStream(c.ns, &c.srv.slots)
+				s.st, s.openErr = openStream(c.ctx, c.ns, c.srv.slots)
 			}
 			c.respond(id, resp, s.openErr)
 		})

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLimits checks dwk's limits and that their flags work; sqld has
@@ -29,16 +30,37 @@ func TestLimits(t *testing.T) {
 		}
 		batons = append(batons, jsonPath(resp, "baton").(string))
 	}
+	// A fourth stream waits for a slot (a second), then fails.
+	start := time.Now()
 	code, resp, raw = post(t, tgt, "/v2/pipeline", open)
 	if code != http.StatusTooManyRequests || jsonPath(resp, "code") != "TOO_MANY_STREAMS" {
 		t.Errorf("fourth stream: %d %s, want 429 TOO_MANY_STREAMS", code, raw)
 	}
-	// A closed stream frees its slot.
+	if waited := time.Since(start); waited < 900*time.Millisecond || waited > 10*time.Second {
+		t.Errorf("the fourth stream failed after %v, want about a second", waited)
+	}
+	// A stream closed while another waits gives it its slot.
+	got := make(chan int, 1)
+	go func() {
+		resp, err := http.Post(tgt.url+"/v2/pipeline", "application/json", strings.NewReader(open))
+		if err != nil {
+			got <- 0
+			return
+		}
+		resp.Body.Close()
+		got <- resp.StatusCode
+	}()
+	time.Sleep(100 * time.Millisecond)
 	if code, _, raw := post(t, tgt, "/v2/pipeline", `{"baton": "`+batons[0]+`", "requests": [{"type": "close"}]}`); code != http.StatusOK {
 		t.Fatalf("close: %d %s", code, raw)
 	}
-	if code, _, raw := post(t, tgt, "/v2/pipeline", open); code != http.StatusOK {
-		t.Errorf("stream after a close: %d %s", code, raw)
+	select {
+	case code := <-got:
+		if code != http.StatusOK {
+			t.Errorf("the waiting stream: %d, want 200 once a stream closed", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting stream did not finish")
 	}
 
 	tgt2 := startDWK(t, "--statement-timeout", "300ms", "--busy-timeout", "100ms")
