@@ -125,11 +125,11 @@ func (s *WSStream) openLocked(ctx context.Context) bool {
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.c.dialTimeout())
 	defer cancel()
-	ws, err := s.dial(ctx)
+	ws, status, err := s.dial(ctx)
 	if err != nil {
 		s.limit.release()
-		if errors.Is(err, websocket.ErrBadHandshake) {
-			s.httpOnly = true
+		if errors.Is(err, websocket.ErrBadHandshake) && status < 500 && status != http.StatusTooManyRequests {
+			s.httpOnly = true // refused for good: no WebSocket here, or the request is wrong
 		} else {
 			s.retryAt = time.Now().Add(wsRetryAfter)
 		}
@@ -169,8 +169,8 @@ func (s *WSStream) openLocked(ctx context.Context) bool {
 }
 
 // dial opens the WebSocket to the client's base URL, naming the namespace
-// as HTTP requests do.
-func (s *WSStream) dial(ctx context.Context) (*websocket.Conn, error) {
+// as HTTP requests do. status is the server's answer to a refused upgrade.
+func (s *WSStream) dial(ctx context.Context) (conn *websocket.Conn, status int, err error) {
 	d := websocket.Dialer{Subprotocols: []string{"hrana3", "hrana2"}, Proxy: http.ProxyFromEnvironment}
 	if t, ok := s.c.hc.Transport.(*http.Transport); ok {
 		d.TLSClientConfig = t.TLSClientConfig
@@ -181,10 +181,13 @@ func (s *WSStream) dial(ctx context.Context) (*websocket.Conn, error) {
 		h.Set("x-namespace", s.c.namespace)
 	}
 	conn, resp, err := d.DialContext(ctx, s.url(), h)
-	if resp != nil && resp.Body != nil {
-		resp.Body.Close()
+	if resp != nil {
+		status = resp.StatusCode
+		if resp.Body != nil {
+			resp.Body.Close()
+		}
 	}
-	return conn, err
+	return conn, status, err
 }
 
 // url is the WebSocket form of the base URL.
