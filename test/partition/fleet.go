@@ -7,6 +7,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/slowproxy"
 )
 
 // Fleet is a fleettest fleet whose replicas each run in a node of Net,
@@ -18,7 +19,7 @@ type Fleet struct {
 	Nodes []*Node
 	// HranaProxy and AdminProxy stand in front of libSQL (Hrana, admin API),
 	// S3Proxy in front of S3.
-	HranaProxy, AdminProxy, S3Proxy *Proxy
+	HranaProxy, AdminProxy, S3Proxy *slowproxy.Proxy
 }
 
 // internalPort is every replica's internal port: each has its own
@@ -40,9 +41,9 @@ func StartFleet(t testing.TB, o fleettest.Options) *Fleet {
 	edit := o.Edit
 	o.Edit = func(i int, c *config.Config) {
 		if f.HranaProxy == nil { // the stores run by now; the replicas do not
-			f.HranaProxy = NewProxy(t, f.Net.Host, hostPort(t, c.Storage.LibSQL.URL))
-			f.AdminProxy = NewProxy(t, f.Net.Host, hostPort(t, c.Storage.LibSQL.AdminURL))
-			f.S3Proxy = NewProxy(t, f.Net.Host, hostPort(t, c.Storage.S3.Endpoint))
+			f.HranaProxy = slowproxy.New(t, f.Net.Host, hostPort(t, c.Storage.LibSQL.URL))
+			f.AdminProxy = slowproxy.New(t, f.Net.Host, hostPort(t, c.Storage.LibSQL.AdminURL))
+			f.S3Proxy = slowproxy.New(t, f.Net.Host, hostPort(t, c.Storage.S3.Endpoint))
 		}
 		c.Storage.LibSQL.URL = "http://" + f.HranaProxy.Addr
 		c.Storage.LibSQL.AdminURL = "http://" + f.AdminProxy.Addr

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/test/slowproxy"
 )
 
 // hangBound is the longest a request may take before it counts as hung:
@@ -74,7 +75,7 @@ func TestSlowLibSQL(t *testing.T) {
 		serves: true,
 		strike: func(t *testing.T, f *Fleet) (time.Time, func()) {
 			slow := func(d time.Duration) {
-				for _, p := range []*Proxy{f.HranaProxy, f.AdminProxy} {
+				for _, p := range []*slowproxy.Proxy{f.HranaProxy, f.AdminProxy} {
 					if err := p.Delay(d); err != nil {
 						t.Fatal(err)
 					}
@@ -107,7 +108,7 @@ func TestLibSQLRestart(t *testing.T) {
 
 // roundTrip times one request to libSQL's /health through p on a new
 // connection.
-func roundTrip(t *testing.T, p *Proxy) time.Duration {
+func roundTrip(t *testing.T, p *slowproxy.Proxy) time.Duration {
 	t.Helper()
 	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 	start := time.Now()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/test/partition"
+	"github.com/dwk/fleet/test/slowproxy"
 )
 
 // slowBy is the latency the slow-store fault adds on each direction of
@@ -59,7 +60,7 @@ func (in *Injector) slowStore() {
 // delay sets the latency of both libSQL proxies.
 func (in *Injector) delay(d time.Duration) {
 	in.t.Helper()
-	for _, p := range []*partition.Proxy{in.net.HranaProxy, in.net.AdminProxy} {
+	for _, p := range []*slowproxy.Proxy{in.net.HranaProxy, in.net.AdminProxy} {
 		if err := p.Delay(d); err != nil {
 			in.t.Fatalf("slow libSQL: %v", err)
 		}

@@ -66,7 +66,7 @@ func (m *Manager) renewBatch(ls []*Lease, sent time.Time) {
 	for i, l := range ls {
 		stmts[i] = renewStmt(l, m.cfg.TTL)
 	}
-	ctx, cancel := context.WithTimeout(m.ctx, m.cfg.RenewInterval)
+	ctx, cancel := context.WithTimeout(m.ctx, m.renewTimeout(ls, sent))
 	defer cancel()
 	_, renewed, err := condBatch(ctx, m.client, stmts)
 	if err != nil {
@@ -97,6 +97,26 @@ func (m *Manager) renewBatch(ls []*Lease, sent time.Time) {
 			m.log.Warn("lease lost: renewal refused (expired or taken over)", "class", l.key.class, "id", l.key.id, "epoch", l.rec.Epoch)
 		}
 	}
+}
+
+// renewTimeout bounds a renewal of ls sent at sent: RenewInterval, or
+// longer while the renewal can still save a lease: until the earliest of
+// their last renewals plus TTL, before which the server cannot have let
+// the lease go. A slow renewal that lands in time keeps the leases (its
+// condition fails if another member took one over meanwhile); one cut off
+// at RenewInterval would have been wasted. A lease whose local deadline
+// passes meanwhile is not fresh (reads confirm at the primary) until the
+// renewal lands.
+func (m *Manager) renewTimeout(ls []*Lease, sent time.Time) time.Duration {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	earliest := ls[0].deadline
+	for _, l := range ls[1:] {
+		if l.deadline.Before(earliest) {
+			earliest = l.deadline
+		}
+	}
+	return max(m.cfg.RenewInterval, earliest.Add(m.cfg.Margin).Sub(sent))
 }
 
 // expire marks every held lease whose deadline has passed as lost.

@@ -1,4 +1,7 @@
-package partition
+// Package slowproxy is a TCP proxy in the test process that slows the
+// connections through it on demand (toxiproxy's latency toxic): tests put
+// it in front of a store to make the store slow without touching it.
+package slowproxy
 
 import (
 	"context"
@@ -13,8 +16,9 @@ import (
 )
 
 // Proxy is a TCP proxy in the test process in front of a store: it makes
-// a store on loopback reachable from the nodes, and slows it down on
-// demand. Its toxics apply to open connections as well as new ones.
+// a store on loopback reachable from other network namespaces, and slows
+// it down on demand. Its toxics apply to open connections as well as new
+// ones.
 type Proxy struct {
 	// Addr is the host:port it listens on.
 	Addr string
@@ -24,9 +28,9 @@ type Proxy struct {
 	p *toxiproxy.Proxy
 }
 
-// NewProxy listens on host (port 0) and forwards to upstream; it stops
+// New listens on host (port 0) and forwards to upstream; it stops
 // when t ends.
-func NewProxy(t testing.TB, host netip.Addr, upstream string) *Proxy {
+func New(t testing.TB, host netip.Addr, upstream string) *Proxy {
 	t.Helper()
 	srv := toxiproxy.NewServer(toxiproxy.NewMetricsContainer(nil), zerolog.Nop())
 	p := toxiproxy.NewProxy(srv, "store-"+upstream, netip.AddrPortFrom(host, 0).String(), upstream)
