@@ -70,11 +70,20 @@ type TLS struct {
 	Domains []string `json:"domains"`
 	// Email for the ACME account.
 	Email string `json:"email,omitempty"`
+	// ACMECA is the directory URL of the ACME CA certificates are obtained
+	// from, an https URL (for example a private step-ca or Pebble).
+	// Default: "" (Caddy's default, Let's Encrypt production).
+	ACMECA string `json:"acme_ca,omitempty"`
+	// ACMECARoot is a PEM file of the root certificates that acme_ca's TLS
+	// certificate is checked against, for a CA the system does not trust.
+	// Default: "" (the system's roots).
+	ACMECARoot string `json:"acme_ca_root,omitempty"`
 	// Shared keeps the ACME account and the certificates in the fleet's
 	// coordination database (sealed with fleet.secret) instead of in each
 	// replica's data_dir, so one replica obtains each certificate and
-	// every replica serves it. Default: false.
-	Shared bool `json:"shared,omitempty"`
+	// every replica serves it. Central mode only. Default: true in central
+	// mode (see Config.SharedCertificates); false keeps them per replica.
+	Shared *bool `json:"shared,omitempty"`
 }
 
 // Storage chooses where authoritative state lives.

@@ -133,3 +133,15 @@ func (c *Config) ApplyDefaults() {
 		}
 	}
 }
+
+// SharedCertificates reports whether the front door keeps its ACME account
+// and certificates in the coordination database (listen.tls.shared): in
+// central mode with domains listed, unless shared is false. It is the one
+// home of that default.
+func (c *Config) SharedCertificates() bool {
+	t := c.Listen.TLS
+	if c.Storage.Mode != ModeCentral || t == nil || len(t.Domains) == 0 {
+		return false
+	}
+	return t.Shared == nil || *t.Shared
+}

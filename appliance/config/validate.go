@@ -93,6 +93,13 @@ func (c *Config) validateListen(ps *Problems) {
 				ps.add(fmt.Sprintf("listen.tls.domains[%d]", i), "must be a host name, not %q", d)
 			}
 		}
+		checkURL(ps, "listen.tls.acme_ca", t.ACMECA, false, "https")
+		if t.ACMECARoot != "" {
+			checkRoots(ps, "listen.tls.acme_ca_root", t.ACMECARoot)
+		}
+		if t.Shared != nil && *t.Shared && c.Storage.Mode != ModeCentral {
+			ps.add("listen.tls.shared", `is only used in central mode; set storage.mode to "central" or remove it`)
+		}
 	}
 }
 

@@ -67,8 +67,8 @@ type Options struct {
 	// the self route off.
 	SelfPaths []string
 	// StorageDir is where Caddy keeps certificates and ACME accounts
-	// (automatic HTTPS only) unless listen.tls.shared puts them in the
-	// coordination database. Default: "<storage.data_dir>/caddy" when
+	// (automatic HTTPS only) when listen.tls.shared is false; by default
+	// they are in the coordination database. Default: "<storage.data_dir>/caddy" when
 	// data_dir is set, else Caddy's default data directory.
 	StorageDir string
 	// LogLevel is Caddy's log level: DEBUG, INFO, WARN or ERROR. Default:

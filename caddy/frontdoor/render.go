@@ -230,10 +230,14 @@ func withTLS(out *caddy.Config, app *caddyhttp.App, srv *caddyhttp.Server, route
 			r.MatcherSetsRaw = caddyhttp.RawMatcherSets{host}
 		}
 	}
-	if t.Email != "" {
+	if t.Email != "" || t.ACMECA != "" || t.ACMECARoot != "" {
+		iss := caddytls.ACMEIssuer{Email: t.Email, CA: t.ACMECA}
+		if t.ACMECARoot != "" {
+			iss.TrustedRootsPEMFiles = []string{t.ACMECARoot}
+		}
 		tlsApp := caddytls.TLS{Automation: &caddytls.AutomationConfig{Policies: []*caddytls.AutomationPolicy{{
 			SubjectsRaw: t.Domains,
-			IssuersRaw:  []json.RawMessage{caddyconfig.JSONModuleObject(caddytls.ACMEIssuer{Email: t.Email}, "module", "acme", warnings)},
+			IssuersRaw:  []json.RawMessage{caddyconfig.JSONModuleObject(iss, "module", "acme", warnings)},
 		}}}}
 		out.AppsRaw["tls"] = caddyconfig.JSON(tlsApp, warnings)
 	}
