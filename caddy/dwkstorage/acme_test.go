@@ -30,29 +30,7 @@ func TestSharedCertificate(t *testing.T) {
 	cfgs := make([]*certmagic.Config, 3)
 	for i := range cfgs {
 		k := newKV(t, db.open(t), Options{Owner: "replica-" + strconv.Itoa(i)})
-		log := zaptest.NewLogger(t).Named(fmt.Sprintf("replica-%d", i))
-		var cfg *certmagic.Config
-		cache := certmagic.NewCache(certmagic.CacheOptions{
-			GetConfigForCert: func(certmagic.Certificate) (*certmagic.Config, error) { return cfg, nil },
-			Logger:           log,
-		})
-		t.Cleanup(cache.Stop)
-		cfg = certmagic.New(cache, certmagic.Config{
-			Storage: k,
-			Logger:  log,
-			OnEvent: func(_ context.Context, event string, _ map[string]any) error {
-				if event == "cert_obtained" {
-					obtained.Add(1)
-				}
-				return nil
-			},
-		})
-		cfg.Issuers = []certmagic.Issuer{certmagic.NewACMEIssuer(cfg, certmagic.ACMEIssuer{
-			CA: acme.DirectoryURL, Email: "ops@example.com", Agreed: true, TrustedRoots: acme.Roots,
-			DisableHTTPChallenge: true, ListenHost: "127.0.0.1", AltTLSALPNPort: freePort(t),
-			Logger: log,
-		})}
-		cfgs[i] = cfg
+		cfgs[i] = newCertMagic(t, acme, k, fmt.Sprintf("replica-%d", i), &obtained)
 	}
 
 	var wg sync.WaitGroup
@@ -91,6 +69,67 @@ func TestSharedCertificate(t *testing.T) {
 			t.Errorf("replica %d serves another certificate than replica 0", i)
 		}
 	}
+}
+
+// TestRotatedSecret has a front door obtain a certificate, then one with
+// another secret (the fleet secret was rotated) start over the same
+// database: it obtains the certificate and the account again instead of
+// failing, and a third with the new secret loads them.
+func TestRotatedSecret(t *testing.T) {
+	acme := pebbleserver.Start(t)
+	db := newDatabase(t)
+	ctx := ctxFor(t)
+	const domain = "fleet.example.com"
+	var obtained atomic.Int32
+
+	before := newCertMagic(t, acme, newKV(t, db.open(t), Options{}), "before", &obtained)
+	if err := before.ObtainCertSync(ctx, domain); err != nil {
+		t.Fatal(err)
+	}
+	rotated := Options{Secret: []byte("the rotated fleet secret, 0123456789")}
+	after := newCertMagic(t, acme, newKV(t, db.open(t), rotated), "after", &obtained)
+	if err := after.ManageSync(ctx, []string{domain}); err != nil {
+		t.Fatalf("managing %s after the secret changed: %v", domain, err)
+	}
+	if n := acme.Issued(); n != 2 {
+		t.Errorf("the ACME server issued %d certificates, want 2 (one per secret); its log:\n%s", n, acme.Output())
+	}
+	again := newCertMagic(t, acme, newKV(t, db.open(t), rotated), "again", &obtained)
+	if _, err := again.CacheManagedCertificate(ctx, domain); err != nil {
+		t.Fatalf("loading the certificate obtained under the new secret: %v", err)
+	}
+	if n := acme.Issued(); n != 2 {
+		t.Errorf("the ACME server issued %d certificates, want still 2", n)
+	}
+}
+
+// newCertMagic returns a certmagic config over storage k that obtains
+// certificates from acme and counts them in obtained.
+func newCertMagic(t *testing.T, acme *pebbleserver.Server, k *KV, name string, obtained *atomic.Int32) *certmagic.Config {
+	t.Helper()
+	log := zaptest.NewLogger(t).Named(name)
+	var cfg *certmagic.Config
+	cache := certmagic.NewCache(certmagic.CacheOptions{
+		GetConfigForCert: func(certmagic.Certificate) (*certmagic.Config, error) { return cfg, nil },
+		Logger:           log,
+	})
+	t.Cleanup(cache.Stop)
+	cfg = certmagic.New(cache, certmagic.Config{
+		Storage: k,
+		Logger:  log,
+		OnEvent: func(_ context.Context, event string, _ map[string]any) error {
+			if event == "cert_obtained" {
+				obtained.Add(1)
+			}
+			return nil
+		},
+	})
+	cfg.Issuers = []certmagic.Issuer{certmagic.NewACMEIssuer(cfg, certmagic.ACMEIssuer{
+		CA: acme.DirectoryURL, Email: "ops@example.com", Agreed: true, TrustedRoots: acme.Roots,
+		DisableHTTPChallenge: true, ListenHost: "127.0.0.1", AltTLSALPNPort: freePort(t),
+		Logger: log,
+	})}
+	return cfg
 }
 
 func containsName(names []string, name string) bool {

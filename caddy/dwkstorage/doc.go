@@ -23,7 +23,12 @@
 // coordination key, so a value copied under another name does not open.
 // The key id (HKDF-SHA256 of the secret with info KeyIDInfo) tells a value
 // sealed under another secret (ErrWrongSecret) from a damaged one
-// (ErrCorrupt). Names, sizes and modification times are not secret.
+// (ErrCorrupt). Load and Stat report a value sealed under another secret
+// as missing too (fs.ErrNotExist) and log a warning naming its key, so
+// that after the fleet secret changes certmagic obtains the ACME account
+// and the certificates once more instead of failing to start; a damaged
+// value stays an error. Names, sizes and modification times are not
+// secret.
 //
 // # Locks
 //

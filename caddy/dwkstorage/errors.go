@@ -11,7 +11,8 @@ import (
 var (
 	// ErrConfig wraps every configuration problem.
 	ErrConfig = errors.New("dwk storage: invalid configuration")
-	// ErrWrongSecret: the value was sealed under another secret.
+	// ErrWrongSecret: the value was sealed under another secret. Load
+	// and Stat wrap it together with fs.ErrNotExist.
 	ErrWrongSecret = errors.New("dwk storage: value was sealed with a different secret")
 	// ErrCorrupt: the value is not a sealed value, or it was changed.
 	ErrCorrupt = errors.New("dwk storage: value is corrupt")

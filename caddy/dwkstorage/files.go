@@ -2,6 +2,7 @@ package dwkstorage
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"time"
@@ -34,8 +35,10 @@ func (k *KV) Store(ctx context.Context, key string, value []byte) error {
 }
 
 // Load returns the value at key; an error wrapping fs.ErrNotExist when
-// there is none, ErrWrongSecret or ErrCorrupt when it does not open. One
-// round trip.
+// there is none, or when it was sealed under another secret (then also
+// ErrWrongSecret, and a warning is logged), so that certmagic obtains it
+// again instead of failing; ErrCorrupt when it does not open otherwise.
+// One round trip.
 func (k *KV) Load(ctx context.Context, key string) ([]byte, error) {
 	ck, enc, err := k.fileKey(key)
 	if err != nil {
@@ -50,7 +53,7 @@ func (k *KV) Load(ctx context.Context, key string) ([]byte, error) {
 	}
 	v, _, err := k.seal.open(enc, e.Value)
 	if err != nil {
-		return nil, fmt.Errorf("dwk storage: load %q: %w", key, err)
+		return nil, k.unreadable("load", key, err)
 	}
 	return v, nil
 }
@@ -64,7 +67,8 @@ func (k *KV) Exists(ctx context.Context, key string) bool {
 
 // Stat describes key: a file with its size and modification time, or a
 // directory (a key other keys extend); an error wrapping fs.ErrNotExist
-// when it is neither. One round trip for a file, two otherwise.
+// when it is neither, or a file sealed under another secret (as Load).
+// One round trip for a file, two otherwise.
 func (k *KV) Stat(ctx context.Context, key string) (certmagic.KeyInfo, error) {
 	parts := split(key)
 	info := certmagic.KeyInfo{Key: join(parts)}
@@ -76,7 +80,7 @@ func (k *KV) Stat(ctx context.Context, key string) (certmagic.KeyInfo, error) {
 		if e.Exists() {
 			mod, err := k.seal.header(e.Value)
 			if err != nil {
-				return certmagic.KeyInfo{}, fmt.Errorf("dwk storage: stat %q: %w", key, err)
+				return certmagic.KeyInfo{}, k.unreadable("stat", key, err)
 			}
 			info.IsTerminal, info.Modified, info.Size = true, mod, sealedSize(len(e.Value))
 			return info, nil
@@ -128,6 +132,19 @@ func (k *KV) Delete(ctx context.Context, key string) error {
 			return fmt.Errorf("dwk storage: delete %q: %d keys under it: %w", key, len(page.Entries), err)
 		}
 	}
+}
+
+// unreadable is the error of op on key whose value does not open with
+// err. A value sealed under another secret (the fleet secret changed) is
+// reported as missing as well, with a warning, so that certmagic replaces
+// it instead of failing to start; a corrupt value stays an error.
+func (k *KV) unreadable(op, key string, err error) error {
+	if errors.Is(err, ErrWrongSecret) {
+		k.log.Warn("dwk storage: value sealed with a different secret; treating it as missing, so it is obtained again",
+			"key", key, "op", op)
+		return fmt.Errorf("dwk storage: %s %q: %w: %w", op, key, fs.ErrNotExist, err)
+	}
+	return fmt.Errorf("dwk storage: %s %q: %w", op, key, err)
 }
 
 // fileKey returns the coordination key of a file and its encoding, which

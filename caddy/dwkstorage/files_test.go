@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -132,21 +134,34 @@ func TestFiles(t *testing.T) {
 				t.Errorf("the stored value of %s holds %q", key, plain)
 			}
 		}
-		// The same database read with another secret: a clear error, no
-		// value.
-		other := newKV(t, st, Options{Prefix: "files", Secret: []byte("not the fleet secret")})
+		// The same database read with another secret (the fleet secret
+		// was rotated): no value, reported as missing so that certmagic
+		// obtains it again, with ErrWrongSecret and a warning naming the
+		// key.
+		var logged bytes.Buffer
+		other := newKV(t, st, Options{Prefix: "files", Secret: []byte("not the fleet secret"),
+			Logger: slog.New(slog.NewTextHandler(io.MultiWriter(&logged, t.Output()), nil))})
 		v, err := other.Load(ctx, key)
-		if !errors.Is(err, ErrWrongSecret) || v != nil {
-			t.Errorf("Load with another secret = %q, %v; want ErrWrongSecret", v, err)
+		if !errors.Is(err, ErrWrongSecret) || !errors.Is(err, fs.ErrNotExist) || v != nil {
+			t.Errorf("Load with another secret = %q, %v; want ErrWrongSecret and fs.ErrNotExist", v, err)
 		}
 		if err != nil && !strings.Contains(err.Error(), "different secret") {
 			t.Errorf("error %q does not say the secret differs", err)
 		}
+		if !strings.Contains(logged.String(), "level=WARN") || !strings.Contains(logged.String(), key) {
+			t.Errorf("no warning naming %s; log:\n%s", key, logged.String())
+		}
+		if _, err := other.Stat(ctx, key); !errors.Is(err, fs.ErrNotExist) || !errors.Is(err, ErrWrongSecret) {
+			t.Errorf("Stat with another secret = %v; want ErrWrongSecret and fs.ErrNotExist", err)
+		}
+		if other.Exists(ctx, key) {
+			t.Errorf("Exists(%s) with another secret = true", key)
+		}
 		// A value moved under another name does not open.
 		moved := k.keys.data(split("certificates/acme/example.com/moved.key"))
 		mustCommit(t, st.Atomic().Set(moved, raw.Value, 0))
-		if _, err := k.Load(ctx, "certificates/acme/example.com/moved.key"); !errors.Is(err, ErrCorrupt) {
-			t.Errorf("Load of a moved value = %v, want ErrCorrupt", err)
+		if _, err := k.Load(ctx, "certificates/acme/example.com/moved.key"); !errors.Is(err, ErrCorrupt) || errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("Load of a moved value = %v, want ErrCorrupt (not fs.ErrNotExist)", err)
 		}
 		if err := k.Delete(ctx, "certificates/acme/example.com/moved.key"); err != nil {
 			t.Fatal(err)

@@ -53,7 +53,8 @@ type Options struct {
 	// Owner names this storage in lock records. Default: the host name,
 	// the process id and a random suffix, unique per KV.
 	Owner string
-	// Logger receives lock renewal failures, which have no caller.
+	// Logger receives lock renewal failures, which have no caller, and
+	// warnings about values sealed under another secret.
 	// Default: slog.Default().
 	Logger *slog.Logger
 }
