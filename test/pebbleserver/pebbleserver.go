@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -46,12 +47,22 @@ type Server struct {
 	// Roots trusts the server's TLS certificate (not the certificates it
 	// issues).
 	Roots *x509.CertPool
+	// RootsFile is that certificate as a PEM file, for ACME clients
+	// configured with a file of trusted roots.
+	RootsFile string
+	// ManagementURL is Pebble's management interface (HTTPS, trusted
+	// through Roots).
+	ManagementURL string
 
 	proc *procs.Proc
 }
 
-// issuedRE matches Pebble's log line for every certificate it issues.
-var issuedRE = regexp.MustCompile(`Issued certificate serial \S+ for order`)
+// Pebble's log lines for every certificate it issues and every order it
+// accepts.
+var (
+	issuedRE = regexp.MustCompile(`Issued certificate serial \S+ for order`)
+	orderRE  = regexp.MustCompile(`Added order "\S+" to the db`)
+)
 
 // Start runs Pebble for the test.
 func Start(t testing.TB) *Server {
@@ -61,9 +72,9 @@ func Start(t testing.TB) *Server {
 	certFile, keyFile, roots := tlsFiles(t, dir)
 	var lastErr error
 	for range 3 {
-		addr := freeAddr(t)
+		addr, mgmt := freeAddr(t), freeAddr(t)
 		cfg := map[string]any{"pebble": map[string]any{
-			"listenAddress": addr, "certificate": certFile, "privateKey": keyFile,
+			"listenAddress": addr, "managementListenAddress": mgmt, "certificate": certFile, "privateKey": keyFile,
 			"httpPort": 5002, "tlsPort": 5001, "keyAlgorithm": "ecdsa",
 			"retryAfter": map[string]int{"authz": 1, "order": 1},
 		}}
@@ -78,7 +89,10 @@ func Start(t testing.TB) *Server {
 		p := procs.Start(t, "pebble", bin,
 			[]string{"PEBBLE_VA_ALWAYS_VALID=1", "PEBBLE_VA_NOSLEEP=1", "PEBBLE_WFE_NONCEREJECT=0"},
 			"-config", cfgFile)
-		s := &Server{DirectoryURL: "https://" + addr + "/dir", Roots: roots, proc: p}
+		s := &Server{
+			DirectoryURL: "https://" + addr + "/dir", Roots: roots, RootsFile: certFile,
+			ManagementURL: "https://" + mgmt, proc: p,
+		}
 		if lastErr = s.waitReady(10 * time.Second); lastErr == nil {
 			return s
 		}
@@ -91,6 +105,51 @@ func Start(t testing.TB) *Server {
 // Issued is how many certificates the server has issued.
 func (s *Server) Issued() int {
 	return len(issuedRE.FindAllString(s.proc.Output(), -1))
+}
+
+// IssuingRoots returns a pool trusting the root Pebble issues
+// certificates under (it makes a new one each run), read from its
+// management interface.
+func (s *Server) IssuingRoots(t testing.TB) *x509.CertPool {
+	t.Helper()
+	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: s.Roots}}}
+	defer c.CloseIdleConnections()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		pool, err := s.fetchRoots(c)
+		if err == nil {
+			return pool
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("pebble issuing root: %v; output:\n%s", err, s.Output())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (s *Server) fetchRoots(c *http.Client) (*x509.CertPool, error) {
+	resp, err := c.Get(s.ManagementURL + "/roots/0")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("/roots/0 answered %s", resp.Status)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(b) {
+		return nil, fmt.Errorf("/roots/0 holds no PEM certificate: %.100q", b)
+	}
+	return pool, nil
+}
+
+// Orders is how many orders the server has accepted.
+func (s *Server) Orders() int {
+	return len(orderRE.FindAllString(s.proc.Output(), -1))
 }
 
 // Output is everything Pebble printed so far.
