@@ -8,10 +8,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/caddy/dwkstorage"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/pebbleserver"
 	"github.com/dwk/fleet/test/wait"
@@ -70,17 +72,76 @@ func TestFleetSharesOneCertificate(t *testing.T) {
 	}
 }
 
+// TestDeadLockHolderDoesNotBlockIssuance kills the replica that holds
+// the certificate lock while its ACME requests are held up, then starts
+// the others: once the dead holder's lock expires one of them obtains the
+// certificate, and Pebble issues exactly one.
+func TestDeadLockHolderDoesNotBlockIssuance(t *testing.T) {
+	acme := pebbleserver.Start(t)
+	gate := newGate(t, strings.TrimSuffix(strings.TrimPrefix(acme.DirectoryURL, "https://"), "/dir"))
+	f, doors := newFleet(t, acme, "https://"+gate.addr+"/dir")
+	f.Provision()
+	holder := f.Replicas[0]
+	holder.Start()
+	// The replica talks to the CA only while it holds the lock
+	// (certmagic takes it before its first request), so its first
+	// connection shows it holds it.
+	wait.Within(t, obtainTimeout, holder.Member+" asking the CA for a certificate", func() bool { return gate.connections() > 0 })
+	holder.Kill()
+	killed := time.Now()
+	if n := acme.Orders(); n != 0 {
+		t.Fatalf("Pebble accepted %d orders through a closed gate", n)
+	}
+	gate.open()
+	for _, r := range f.Replicas[1:] {
+		r.Start()
+	}
+	roots := acme.IssuingRoots(t)
+	serial := waitServedWithin(t, doors[1], roots, dwkstorage.DefaultLockTTL+obtainTimeout)
+	if s := waitServed(t, doors[2], roots); s != serial {
+		t.Errorf("replicas 1 and 2 serve certificates %s and %s", serial, s)
+	}
+	took := time.Since(killed)
+	t.Logf("certificate served %s after the lock holder died", took.Round(time.Millisecond))
+	// The survivors waited for the dead holder's lock rather than
+	// ignoring it: it was renewed at most a third of its TTL before the
+	// kill, so it outlived the kill by at least two thirds of the TTL.
+	if floor := 2 * dwkstorage.DefaultLockTTL / 3; took < floor {
+		t.Errorf("certificate served %s after the holder died, before its lock could expire (%s)", took, floor)
+	}
+	if n := acme.Issued(); n != 1 {
+		t.Errorf("Pebble issued %d certificates, want 1; its log:\n%s", n, acme.Output())
+	}
+	for i, addr := range doors[1:] {
+		checkRequests(t, addr, roots, fmt.Sprintf("https-survivor-%d", i+1))
+	}
+}
+
 // startFleet starts a fleet whose replicas serve domain over HTTPS with
 // certificates from acme, and returns it with each replica's HTTPS
 // address.
 func startFleet(t *testing.T, acme *pebbleserver.Server) (*fleettest.Fleet, []string) {
 	t.Helper()
+	f, doors := newFleet(t, acme, acme.DirectoryURL)
+	f.Provision()
+	for _, r := range f.Replicas {
+		r.Start()
+	}
+	return f, doors
+}
+
+// newFleet writes the configs of a fleet whose replicas serve domain over
+// HTTPS with certificates from the ACME directory directory (acme's, or a
+// proxy of it), and returns it with each replica's HTTPS address. It
+// neither provisions the stores nor starts a replica.
+func newFleet(t *testing.T, acme *pebbleserver.Server, directory string) (*fleettest.Fleet, []string) {
+	t.Helper()
 	var doors []string
-	f := fleettest.Start(t, fleettest.Options{Edit: func(_ int, c *config.Config) {
+	f := fleettest.New(t, fleettest.Options{Edit: func(_ int, c *config.Config) {
 		c.Listen.Public = freeAddr(t)
 		c.Listen.TLS = &config.TLS{
 			Domains: []string{domain}, Email: "ops@" + domain,
-			ACMECA: acme.DirectoryURL, ACMECARoot: acme.RootsFile,
+			ACMECA: directory, ACMECARoot: acme.RootsFile,
 		}
 		doors = append(doors, c.Listen.Public)
 	}})
@@ -92,16 +153,22 @@ func startFleet(t *testing.T, acme *pebbleserver.Server) (*fleettest.Fleet, []st
 // certificate it served.
 func waitServed(t *testing.T, addr string, roots *x509.CertPool) string {
 	t.Helper()
+	return waitServedWithin(t, addr, roots, obtainTimeout)
+}
+
+// waitServedWithin is waitServed with a deadline of timeout.
+func waitServedWithin(t *testing.T, addr string, roots *x509.CertPool, timeout time.Duration) string {
+	t.Helper()
 	var serial string
 	var last error
-	deadline := time.Now().Add(obtainTimeout)
+	deadline := time.Now().Add(timeout)
 	for {
 		serial, last = handshake(addr, roots)
 		if last == nil {
 			return serial
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: no verified TLS handshake for %s within %s: %v", addr, domain, obtainTimeout, last)
+			t.Fatalf("%s: no verified TLS handshake for %s within %s: %v", addr, domain, timeout, last)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
