@@ -114,6 +114,9 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 		}
 	}
 	a.handler = newRouter(routes)
+	if m != nil {
+		queueMetrics(m, cfg, st.Broker())
+	}
 	if len(entries) > 0 {
 		s, err := cron.NewScheduler(cron.SchedulerConfig{
 			Entries: entries,

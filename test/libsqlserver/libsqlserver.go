@@ -94,6 +94,21 @@ func (s *Server) Restart(down time.Duration, onStopped ...func()) {
 	s.start(strings.TrimPrefix(s.URL, "http://"))
 }
 
+// Pause freezes the server (SIGSTOP) until Resume: it keeps its
+// connections and answers nothing, as a server stuck on a slow disk would.
+// The test's cleanup resumes it. It fails the test for an external server.
+func (s *Server) Pause() {
+	s.t.Helper()
+	if s.External {
+		s.t.Fatal("cannot pause an external libSQL server")
+	}
+	s.proc.Signal(syscall.SIGSTOP)
+	s.t.Cleanup(s.Resume)
+}
+
+// Resume lets a paused server go on (SIGCONT).
+func (s *Server) Resume() { s.proc.Signal(syscall.SIGCONT) }
+
 // Namespace returns a random namespace name for one test.
 func Namespace(prefix string) string {
 	b := make([]byte, 6)

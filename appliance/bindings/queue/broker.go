@@ -56,6 +56,19 @@ type Broker interface {
 	// Depth counts the messages stored on queue that are not yet acked or
 	// dead-lettered: visible, delayed and claimed alike.
 	Depth(ctx context.Context, queue string) (int, error)
+	// Backlogs reports every queue that stores messages, in one query, for
+	// metrics. Queues with no stored message are left out.
+	Backlogs(ctx context.Context) ([]Backlog, error)
+}
+
+// Backlog is what one queue stores, as Backlogs reports it.
+type Backlog struct {
+	Queue string
+	// Depth counts the stored messages, as Depth does.
+	Depth int
+	// OldestAge is how long ago the oldest of them was sent, by the
+	// broker's clock; a dead-lettered message keeps its send time.
+	OldestAge time.Duration
 }
 
 // Delivery is one claimed message.

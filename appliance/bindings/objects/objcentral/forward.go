@@ -36,7 +36,8 @@ type ForwarderConfig struct {
 	// Placer, when set, forgets its cached lookup of an object whose
 	// holder could not be reached, so the next request looks again.
 	Placer *Placer
-	// Metrics, when set, counts forwards by result ("ok", "error", "loop").
+	// Metrics, when set, counts forwards by result (forwardResults), every
+	// series exported from the start at 0.
 	Metrics *metrics.Metrics
 	// Logger receives failed forwards. Default: slog.Default().
 	Logger *slog.Logger
@@ -72,6 +73,11 @@ func NewForwarder(cfg ForwarderConfig) *Forwarder {
 		base = t
 	}
 	f := &Forwarder{placer: cfg.Placer, metrics: cfg.Metrics, log: cfg.Logger.With("component", "objcentral")}
+	if f.metrics != nil {
+		for _, r := range forwardResults {
+			f.metrics.Forwards.WithLabelValues(r)
+		}
+	}
 	f.proxy = &httputil.ReverseProxy{
 		Rewrite:        rewrite,
 		Transport:      cfg.Key.Transport(base),
@@ -179,6 +185,10 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 	w.Header().Set("Retry-After", worker.RetryAfter)
 	http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer: %v", t.id, t.holder, err), http.StatusServiceUnavailable)
 }
+
+// forwardResults are the results forwards are counted by: answered by the
+// holder, a loop refused, the client gone, the holder unreachable.
+var forwardResults = []string{"ok", "loop", "canceled", "error"}
 
 func (f *Forwarder) count(result string) {
 	if f.metrics != nil {

@@ -20,7 +20,8 @@
 //     outcome (all acks in one DELETE), COMMIT. Every statement matches a
 //     message by its id and its current receipt, so stale settlements
 //     change nothing.
-//   - Depth is one SELECT count(*).
+//   - Depth is one SELECT count(*); Backlogs is one SELECT … GROUP BY
+//     queue over the (queue, sent_at) index, for every queue at once.
 //
 // # Time
 //
@@ -47,6 +48,7 @@
 //	  attempts     INTEGER NOT NULL     claims so far
 //	  receipt      TEXT                 the current claim's receipt; NULL when unclaimed
 //	  index (queue, visible_at, seq)
+//	  index (queue, sent_at)            Backlogs (added in place: older binaries ignore it)
 //
 // # Limits
 //

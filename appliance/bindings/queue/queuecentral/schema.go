@@ -31,6 +31,7 @@ var schema = []string{
 		receipt      TEXT
 	)`,
 	`CREATE INDEX IF NOT EXISTS queue_messages_visible ON queue_messages (queue, visible_at, seq)`,
+	`CREATE INDEX IF NOT EXISTS queue_messages_sent ON queue_messages (queue, sent_at)`,
 	`INSERT INTO queue_meta (id, schema_version) VALUES (1, ` + fmt.Sprint(SchemaVersion) + `) ON CONFLICT (id) DO NOTHING`,
 }
 

@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS messages (
 	receipt      TEXT
 );
 CREATE INDEX IF NOT EXISTS messages_visible ON messages(queue, visible_at, seq);
+CREATE INDEX IF NOT EXISTS messages_sent ON messages(queue, sent_at);
 `
 
 // Open opens (creating if needed) the queue file at path. The caller must

@@ -53,6 +53,7 @@ func Run(t *testing.T, open func(t *testing.T) queue.Broker) {
 		{"DeadLetterDrop", testDeadLetterDrop},
 		{"SettleValidation", testSettleValidation},
 		{"DepthCountsEverything", testDepth},
+		{"Backlogs", testBacklogs},
 		{"ConcurrentClaimers", testConcurrentClaimers},
 		{"ReopenAtLeastOnce", testReopen},
 		{"Consumer/AcksOnSuccess", testConsumerAcks},
