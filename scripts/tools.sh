@@ -6,7 +6,7 @@
 #   scripts/tools.sh                  # everything make test needs
 #   scripts/tools.sh versitygw        # only the named tools (make demo)
 #
-# Tools: node, versitygw, pebble, terraform, sshd, nftables, tfplugindocs. terraform
+# Tools: node, versitygw, pebble, terraform, sshd, nftables, promtool, tfplugindocs. terraform
 # is not installed here (it comes from HashiCorp, not from a registry this
 # project uses); it is only checked. Under CI (CI=true) every tool that
 # cannot be installed is an error, since the tests that need it fail there;
@@ -96,6 +96,18 @@ tool_nftables() {
   fi
 }
 
+# promtool: test/dashboard checks examples/prometheus/prometheus.yml with
+# promtool check config; Debian ships it in the prometheus package.
+tool_promtool() {
+  command -v promtool >/dev/null && return 0
+  if [ "$(id -u)" = 0 ]; then
+    say "apt-get install prometheus (promtool for the scrape config check)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends prometheus >/dev/null
+  else
+    missing promtool "apt-get install -y prometheus (as root)"
+  fi
+}
+
 # tfplugindocs: make generate renders docs/ from the provider schema and examples/.
 tool_tfplugindocs() {
   if ! command -v tfplugindocs >/dev/null && [ ! -x "$(gobin)/tfplugindocs" ]; then
@@ -104,10 +116,10 @@ tool_tfplugindocs() {
   fi
 }
 
-[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables tfplugindocs
+[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables promtool tfplugindocs
 for tool in "$@"; do
   case "$tool" in
-    node | versitygw | pebble | terraform | sshd | nftables | tfplugindocs) "tool_$tool" ;;
-    *) echo "usage: $0 [node|versitygw|pebble|terraform|sshd|nftables|tfplugindocs]..." >&2; exit 2 ;;
+    node | versitygw | pebble | terraform | sshd | nftables | promtool | tfplugindocs) "tool_$tool" ;;
+    *) echo "usage: $0 [node|versitygw|pebble|terraform|sshd|nftables|promtool|tfplugindocs]..." >&2; exit 2 ;;
   esac
 done

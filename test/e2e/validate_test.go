@@ -13,7 +13,8 @@ import (
 
 // configDirs are the Terraform configurations a user runs or calls: every
 // module and every example except the per-resource snippets tfplugindocs
-// renders (examples/resources, data-sources, functions, provider).
+// renders (examples/resources, data-sources, functions, provider) and the
+// Prometheus scrape config (examples/prometheus, checked by test/dashboard).
 func configDirs(t *testing.T) []string {
 	t.Helper()
 	var dirs []string
@@ -24,7 +25,7 @@ func configDirs(t *testing.T) []string {
 		}
 		for _, e := range entries {
 			switch e.Name() {
-			case "resources", "data-sources", "functions", "provider":
+			case "resources", "data-sources", "functions", "provider", "prometheus":
 				continue
 			}
 			if e.IsDir() {
