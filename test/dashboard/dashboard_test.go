@@ -117,6 +117,9 @@ func TestDashboardShape(t *testing.T) {
 			if len(MetricNames(e)) == 0 {
 				t.Errorf("%s: %s selects no metric", panel, e)
 			}
+			if u := UnknownCalls(e); len(u) > 0 {
+				t.Errorf("%s: %s calls %q, no PromQL function", panel, e, u)
+			}
 		}
 	}
 }

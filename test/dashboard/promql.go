@@ -39,7 +39,20 @@ func set(words ...string) map[string]bool {
 // label lists of by, without, on, ignoring and group_left/right, function
 // calls' names, and keywords: what is left is a metric name.
 func MetricNames(expr string) []string {
-	var names []string
+	names, _ := scan(expr)
+	return names
+}
+
+// UnknownCalls returns the names expr calls that are no PromQL function
+// or aggregation.
+func UnknownCalls(expr string) []string {
+	_, unknown := scan(expr)
+	return unknown
+}
+
+// scan tokenizes expr into the metric names it selects and the unknown
+// functions it calls.
+func scan(expr string) (names, unknown []string) {
 	seen := map[string]bool{}
 	s := expr
 	for i := 0; i < len(s); {
@@ -84,6 +97,8 @@ func MetricNames(expr string) []string {
 				if next == '(' {
 					j = skipTo(s, k, ')')
 				}
+			case next == '(' && !notMetrics[lower]:
+				unknown = append(unknown, word)
 			case next == '(' || notMetrics[lower]:
 			default:
 				if !seen[word] {
@@ -96,7 +111,7 @@ func MetricNames(expr string) []string {
 			i++
 		}
 	}
-	return names
+	return names, unknown
 }
 
 func isIdent(c byte, rest bool) bool {

@@ -24,4 +24,7 @@ func TestMetricNames(t *testing.T) {
 			t.Errorf("MetricNames(%s) = %q, want %q", c.expr, got, c.want)
 		}
 	}
+	if got := UnknownCalls(`sum(rate(x[1m])) / rates(y[1m])`); !reflect.DeepEqual(got, []string{"rates"}) {
+		t.Errorf("UnknownCalls = %q, want [rates]", got)
+	}
 }
