@@ -83,6 +83,10 @@ func TestOneRoundTripEach(t *testing.T) {
 func TestLargeBatch(t *testing.T) {
 	ctx := ctxFor(t)
 	db := newQueueDB(t)
+	// Each chunk is about 5 MiB of JSON; a race-built server on a loaded
+	// machine takes longer than the client's default 10 s for one, and
+	// this test is about atomic chunking, not speed.
+	db.timeout = time.Minute
 	b := db.open(t, Options{})
 	big := msgs(64, worker.QueueMaxBody)
 	if err := b.Send(ctx, "big", big); err != nil {

@@ -14,6 +14,8 @@ import (
 type queueDB struct {
 	srv *libsqlserver.Server
 	ns  string
+	// timeout is the clients' per-call timeout; 0: the client's default.
+	timeout time.Duration
 }
 
 // newQueueDB starts a libSQL server (or uses DWK_TEST_LIBSQL_URL's) and
@@ -44,7 +46,7 @@ func newQueueDB(t testing.TB) *queueDB {
 // client returns a client of its own, as another replica would have.
 func (d *queueDB) client(t testing.TB) *hranaclient.Client {
 	t.Helper()
-	c, err := hranaclient.New(hranaclient.Config{URL: d.srv.URL, AuthToken: d.srv.AuthToken, Namespace: d.ns})
+	c, err := hranaclient.New(hranaclient.Config{URL: d.srv.URL, AuthToken: d.srv.AuthToken, Namespace: d.ns, Timeout: d.timeout})
 	if err != nil {
 		t.Fatal(err)
 	}
