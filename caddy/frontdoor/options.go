@@ -26,6 +26,11 @@ const (
 	DefaultMaxFails     = 2
 )
 
+// StreamBufferSize is the buffer each direction of a proxied upgraded
+// connection (a WebSocket) copies through: small, because an idle tunnel
+// holds both for as long as it lives.
+const StreamBufferSize = 4 << 10
+
 // DefaultSelfPaths returns the request paths a replica answers itself:
 // /livez, /readyz and /_dwk/*.
 func DefaultSelfPaths() []string { return []string{"/livez", "/readyz", "/_dwk/*"} }

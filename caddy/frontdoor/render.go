@@ -20,6 +20,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
+	"github.com/dwk/fleet/caddy/dwkconns"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
 )
 
@@ -112,7 +113,13 @@ func build(cfg *config.Config, o Options) (*caddy.Config, error) {
 		HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(fleetProxy(cfg, o, secret, token, &warnings), "handler", "reverse_proxy", &warnings)},
 	})
 
-	srv := &caddyhttp.Server{Listen: []string{cfg.Listen.Public}, Errors: errorRoutes(&warnings)}
+	srv := &caddyhttp.Server{Listen: []string{cfg.Listen.Public}, Errors: errorRoutes(&warnings),
+		// dwk_conns before TLS: tunnels copy through StreamBufferSize
+		// buffers, and TLS connections stay *tls.Conn for net/http.
+		ListenerWrappersRaw: []json.RawMessage{
+			caddyconfig.JSONModuleObject(dwkconns.Wrapper{}, "wrapper", "dwk_conns", &warnings),
+			caddyconfig.JSONModuleObject(struct{}{}, "wrapper", "tls", &warnings),
+		}}
 	app := caddyhttp.App{Servers: map[string]*caddyhttp.Server{ServerName: srv}}
 	app.GracePeriod = caddy.Duration(cfg.Drain.Timeout.D())
 	if o.GracePeriod > 0 {
@@ -181,6 +188,9 @@ func fleetProxy(cfg *config.Config, o Options, secret, token string, warnings *[
 		TransportRaw: caddyconfig.JSONModuleObject(reverseproxy.HTTPTransport{DialTimeout: caddy.Duration(dial), ResponseHeaderTimeout: caddy.Duration(cfg.Forward.Timeout.D())},
 			"protocol", "http", warnings),
 		LoadBalancing: lb,
+		// An idle tunnel (a WebSocket) holds two of these; with dwk_conns
+		// they are what copies it.
+		StreamBufferSize: StreamBufferSize,
 		Headers: &headers.Handler{Request: &headers.HeaderOps{Set: http.Header{
 			protocol.ObjectIDHeader: {"{" + dwkaffinity.PlaceholderObjectID + "}"},
 		}}},

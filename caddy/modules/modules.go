@@ -4,13 +4,15 @@
 //	xcaddy build --with github.com/dwk/fleet/caddy/modules
 //
 // It registers http.reverse_proxy.upstreams.dwk (package dwkupstreams),
-// http.reverse_proxy.selection_policies.dwk (package dwkaffinity) and
-// caddy.storage.dwk (package dwkstorage).
+// http.reverse_proxy.selection_policies.dwk (package dwkaffinity),
+// caddy.storage.dwk (package dwkstorage) and caddy.listeners.dwk_conns
+// (package dwkconns).
 package modules
 
 import (
 	// Modules register themselves in init.
 	_ "github.com/dwk/fleet/caddy/dwkaffinity"
+	_ "github.com/dwk/fleet/caddy/dwkconns"
 	_ "github.com/dwk/fleet/caddy/dwkstorage"
 	_ "github.com/dwk/fleet/caddy/dwkupstreams"
 )

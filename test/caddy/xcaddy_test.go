@@ -40,7 +40,7 @@ func TestXcaddyBuild(t *testing.T) {
 	}
 
 	out := run(t, bin, "list-modules")
-	for _, id := range []string{"http.reverse_proxy.upstreams.dwk", "http.reverse_proxy.selection_policies.dwk", "caddy.storage.dwk"} {
+	for _, id := range []string{"http.reverse_proxy.upstreams.dwk", "http.reverse_proxy.selection_policies.dwk", "caddy.storage.dwk", "caddy.listeners.dwk_conns"} {
 		if !strings.Contains(out, id+"\n") {
 			t.Errorf("caddy list-modules lacks %s:\n%s", id, out)
 		}
