@@ -41,14 +41,4 @@ type BatchResult struct {
 }
 
 // MarshalJSON encodes r with empty arrays (never null).
-func (r BatchResult) MarshalJSON() ([]byte, error) {
-	type plain BatchResult
-	p := plain(r)
-	if p.StepResults == nil {
-		p.StepResults = []*StmtResult{}
-	}
-	if p.StepErrors == nil {
-		p.StepErrors = []*Error{}
-	}
-	return json.Marshal(p)
-}
+func (r BatchResult) MarshalJSON() ([]byte, error) { return json.Marshal(batchOut(&r)) }

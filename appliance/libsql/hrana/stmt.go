@@ -154,22 +154,7 @@ type StmtResult struct {
 }
 
 // MarshalJSON encodes r with empty arrays (never null) for cols and rows.
-func (r StmtResult) MarshalJSON() ([]byte, error) {
-	type plain StmtResult
-	p := plain(r)
-	if p.Cols == nil {
-		p.Cols = []Col{}
-	}
-	if p.Rows == nil {
-		p.Rows = [][]Value{}
-	}
-	for i := range p.Rows {
-		if p.Rows[i] == nil {
-			p.Rows[i] = []Value{}
-		}
-	}
-	return json.Marshal(p)
-}
+func (r StmtResult) MarshalJSON() ([]byte, error) { return json.Marshal(stmtOut(&r)) }
 
 // DescribeResult is the result of a describe request.
 type DescribeResult struct {

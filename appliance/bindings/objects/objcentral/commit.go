@@ -45,7 +45,7 @@ func (d *DB) pendingLocked() (*pending, error) {
 	}
 	var log walpages.Log
 	if wal != nil {
-		if log, err = walpages.ReadFileFrom(wal, d.walPos); err != nil {
+		if log, err = walpages.ReadFileFrom(wal, size, d.walPos); err != nil {
 			return nil, err
 		}
 	}

@@ -71,17 +71,16 @@ func ReadFrom(path string, pos Position) (Log, error) {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
 	defer f.Close()
-	return ReadFileFrom(f, pos)
-}
-
-// ReadFileFrom is ReadFrom on an open WAL file, for a reader that keeps
-// it open between reads.
-func ReadFileFrom(f *os.File, pos Position) (Log, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
-	size := info.Size()
+	return ReadFileFrom(f, info.Size(), pos)
+}
+
+// ReadFileFrom is ReadFrom on an open WAL file of size bytes, for a reader
+// that keeps it open between reads (and has just looked at its size).
+func ReadFileFrom(f *os.File, size int64, pos Position) (Log, error) {
 	var h [headerSize]byte
 	if size < headerSize {
 		return Log{}, nil // no complete header: nothing committed
