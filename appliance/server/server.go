@@ -184,7 +184,9 @@ func (s *Server) Run(ctx context.Context) error {
 	if central {
 		// After the internal listener serves: the front door's self
 		// routes (/readyz, /livez, /_dwk/*) go there.
-		if fd, err = frontdoor.Start(ctx, s.cfg); err != nil {
+		// Requests the front door picks this replica for are handed to
+		// the internal listener's handler in process.
+		if fd, err = frontdoor.StartOptions(ctx, s.cfg, frontdoor.Options{App: internal.Handler}); err != nil {
 			internal.Close()
 			if admin != nil {
 				admin.Close()

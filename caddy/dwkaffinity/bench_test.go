@@ -18,7 +18,7 @@ func BenchmarkSelectObject(b *testing.B) {
 	r, _ := request("/counter/some-object/increment", view)
 	b.ReportAllocs()
 	for b.Loop() {
-		caddyhttp.SetVar(r.Context(), triedVar, nil) // a new request
+		caddyhttp.SetVar(r.Context(), stateVar, nil) // a new request
 		if p.Select(pl, r, nil) == nil {
 			b.Fatal("no upstream")
 		}

@@ -53,6 +53,7 @@ type Policy struct {
 
 	secret  []byte
 	matcher *affinity.Matcher
+	ids     *ids
 }
 
 var (
@@ -81,6 +82,7 @@ func (p *Policy) Provision(caddy.Context) error {
 		return fmt.Errorf("%w: secret is required (it expanded to nothing)", errConfig)
 	}
 	p.secret = []byte(secret)
+	p.ids = &ids{}
 	if p.matcher, err = affinity.Compile(p.Rules); err != nil {
 		return fmt.Errorf("%w: %w", errConfig, err)
 	}
@@ -102,16 +104,17 @@ func (p *Policy) Validate() error {
 // placement choice for object requests, the least loaded upstream for the
 // rest; nil when no upstream is available.
 func (p *Policy) Select(pool reverseproxy.UpstreamPool, r *http.Request, _ http.ResponseWriter) *reverseproxy.Upstream {
-	t := triedFor(r)
+	s := stateFor(r)
+	t := &s.tried
+	target := p.Target(r)
 	var (
 		up        *reverseproxy.Upstream
 		by        string
 		objID, ns string
 	)
-	if obj, ok := p.matcher.Match(r); ok {
-		id := objectid.FromName(p.secret, obj.Namespace, obj.Name)
-		objID, ns = id.String(), obj.Namespace
-		up, by = p.selectObject(pool, r, obj.Namespace, id, t)
+	if target.IsObject() {
+		objID, ns = target.ID.String(), target.Namespace
+		up, by = p.selectObject(pool, r, target.Namespace, target.ID, t)
 	}
 	if up == nil {
 		up, by = leastConn(pool, t), ByLeastConn

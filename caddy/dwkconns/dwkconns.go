@@ -1,7 +1,9 @@
 package dwkconns
 
 import (
+	"errors"
 	"net"
+	"syscall"
 
 	"github.com/caddyserver/caddy/v2"
 )
@@ -34,6 +36,15 @@ func (l listener) Accept() (net.Conn, error) {
 
 // conn is a net.Conn with only net.Conn's methods.
 type conn struct{ net.Conn }
+
+// SyscallConn returns the socket's raw connection, so that a spliced
+// tunnel (package dwkdirect) can wait for bytes without holding a buffer.
+func (c conn) SyscallConn() (syscall.RawConn, error) {
+	if sc, ok := c.Conn.(syscall.Conn); ok {
+		return sc.SyscallConn()
+	}
+	return nil, errors.ErrUnsupported
+}
 
 // halfCloser is a conn that keeps CloseWrite, which reverse_proxy uses to
 // pass a half-close on.

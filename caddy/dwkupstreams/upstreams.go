@@ -140,6 +140,16 @@ func (u *Upstreams) GetUpstreams(r *http.Request) ([]*reverseproxy.Upstream, err
 	return ups, nil
 }
 
+// View returns the fleet as the source sees it now (the ready members and
+// the lease lookups), or nil before the first listing. The dwk_direct
+// handler reads it to decide before the reverse proxy runs.
+func (u *Upstreams) View() *fleetview.View {
+	if b := u.current(); b != nil {
+		return b.view
+	}
+	return nil
+}
+
 // ResetCache asks for an early listing: the reverse proxy calls it before
 // retrying a failed request, which may have met a member that has just
 // begun to drain. It does not wait for the listing.

@@ -4,8 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
+	"log/slog"
 	"net"
+	"net/http"
 	"sync"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -18,6 +23,8 @@ import (
 	_ "github.com/dwk/fleet/caddy/modules"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/caddy/dwkconns"
+	"github.com/dwk/fleet/caddy/dwkdirect"
 )
 
 // ErrRunning: a front door (or another Caddy config) already runs in this
@@ -28,6 +35,11 @@ var ErrRunning = errors.New("frontdoor: caddy is already running in this process
 type FrontDoor struct {
 	config []byte
 	addrs  []net.Addr
+	app    *dwkdirect.App // the in-process app, or nil
+	// own serves listen.public when the front door owns its listener
+	// (plain HTTP with an in-process app): it serves this replica's
+	// requests itself and hands the rest to Caddy's server.
+	own *http.Server
 
 	mu      sync.Mutex
 	stopped bool
@@ -44,7 +56,35 @@ func Start(ctx context.Context, cfg *config.Config) (*FrontDoor, error) {
 // first member listing was tried (bounded by the libSQL timeout); ctx only
 // cancels the start before Caddy is loaded. Certificates for automatic
 // HTTPS are obtained in the background.
+//
+// With o.App and plain HTTP, the front door owns listen.public: a Go HTTP
+// server there hands this replica's requests to o.App before Caddy sees
+// them (Caddy's per-request setup costs more than the app's own handler),
+// and the rest to Caddy's server, which then listens on loopback only.
 func StartOptions(ctx context.Context, cfg *config.Config, o Options) (*FrontDoor, error) {
+	var ln net.Listener
+	if o.App != nil && !hasTLS(cfg) {
+		var err error
+		if ln, err = net.Listen("tcp", cfg.Listen.Public); err != nil {
+			return nil, fmt.Errorf("start front door: listen on %s (listen.public): %w", cfg.Listen.Public, err)
+		}
+		o.caddyListen = "127.0.0.1:0"
+	}
+	f, err := start(ctx, cfg, o)
+	if err != nil {
+		if ln != nil {
+			ln.Close()
+		}
+		return nil, err
+	}
+	if ln != nil {
+		f.serveOwn(ln)
+	}
+	return f, nil
+}
+
+// start loads the Caddy config.
+func start(ctx context.Context, cfg *config.Config, o Options) (*FrontDoor, error) {
 	raw, err := Render(cfg, o)
 	if err != nil {
 		return nil, err
@@ -55,10 +95,14 @@ func StartOptions(ctx context.Context, cfg *config.Config, o Options) (*FrontDoo
 	if caddy.ActiveContext().Context != nil {
 		return nil, ErrRunning
 	}
+	f := &FrontDoor{config: raw}
+	if name := appName(cfg, o); name != "" {
+		f.app = dwkdirect.Register(name, o.App)
+	}
 	if err := caddy.Load(raw, true); err != nil {
+		f.unregister()
 		return nil, fmt.Errorf("start front door on %s: %w", cfg.Listen.Public, err)
 	}
-	f := &FrontDoor{config: raw}
 	addrs, err := listenAddrs()
 	if err != nil {
 		f.stop()
@@ -68,9 +112,38 @@ func StartOptions(ctx context.Context, cfg *config.Config, o Options) (*FrontDoo
 	return f, nil
 }
 
-// listenAddrs returns the addresses the running front door's server is
-// bound to.
-func listenAddrs() ([]net.Addr, error) {
+// serveOwn serves ln with the in-process app first, then Caddy's server.
+func (f *FrontDoor) serveOwn(ln net.Listener) {
+	srv, _ := caddyServer()
+	f.own = &http.Server{
+		Handler:           f.app.Handler(srv),
+		ReadHeaderTimeout: ownReadHeaderTimeout,
+		IdleTimeout:       ownIdleTimeout,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	f.addrs = []net.Addr{ln.Addr()}
+	ln = dwkconns.Wrapper{}.WrapListener(ln)
+	go func() {
+		if err := f.own.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Error("front door: listener stopped", "addr", ln.Addr().String(), "err", err)
+		}
+	}()
+}
+
+// Timeouts of the front door's own listener: as Caddy's defaults for its
+// servers.
+const (
+	ownReadHeaderTimeout = time.Minute
+	ownIdleTimeout       = 5 * time.Minute
+)
+
+// hasTLS reports whether cfg's front door serves HTTPS.
+func hasTLS(cfg *config.Config) bool {
+	return cfg.Listen.TLS != nil && len(cfg.Listen.TLS.Domains) > 0
+}
+
+// caddyServer returns the running front door's Caddy server.
+func caddyServer() (*caddyhttp.Server, error) {
 	a, err := caddy.ActiveContext().App("http")
 	if err != nil {
 		return nil, fmt.Errorf("front door: http app: %w", err)
@@ -79,8 +152,18 @@ func listenAddrs() ([]net.Addr, error) {
 	if !ok || app.Servers[ServerName] == nil {
 		return nil, fmt.Errorf("front door: server %q not running", ServerName)
 	}
+	return app.Servers[ServerName], nil
+}
+
+// listenAddrs returns the addresses the running front door's server is
+// bound to.
+func listenAddrs() ([]net.Addr, error) {
+	srv, err := caddyServer()
+	if err != nil {
+		return nil, err
+	}
 	var out []net.Addr
-	for _, ln := range app.Servers[ServerName].Listeners() {
+	for _, ln := range srv.Listeners() {
 		out = append(out, ln.Addr())
 	}
 	if len(out) == 0 {
@@ -112,6 +195,13 @@ func (f *FrontDoor) Stop(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		if f.own != nil {
+			// Stops accepting and waits for the requests in flight,
+			// those Caddy proxies included; bounded by ctx.
+			if err := f.own.Shutdown(ctx); err != nil {
+				f.own.Close()
+			}
+		}
 		f.stop()
 	}()
 	select {
@@ -126,4 +216,12 @@ func (f *FrontDoor) stop() {
 	// caddy.Stop logs, rather than returns, the errors of the apps it
 	// stops; its error is always nil.
 	_ = caddy.Stop()
+	f.unregister()
+}
+
+// unregister removes the in-process app.
+func (f *FrontDoor) unregister() {
+	if f.app != nil {
+		f.app.Unregister()
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/dwk/fleet/appliance/config"
+	"net/http"
 	"strings"
 	"time"
 
@@ -80,9 +81,18 @@ type Options struct {
 	// DEBUG when log.level is "debug", ERROR when it is "error", else WARN
 	// (Caddy's INFO lines are start-up chatter).
 	LogLevel string
+	// App is this replica's app server handler, the one listen.internal
+	// serves. Requests the front door would send to this replica are then
+	// handed to it in process (module dwk_direct), with no loopback hop.
+	// Default: none (they go over listen.internal).
+	App http.Handler
 	// GracePeriod bounds how long Stop waits for proxied requests to
 	// finish. Default: drain.timeout.
 	GracePeriod time.Duration
+
+	// caddyListen, when set, is where Caddy's server listens instead of
+	// listen.public (the front door owns listen.public).
+	caddyListen string
 }
 
 // ErrOptions wraps every problem Options.Validate reports.

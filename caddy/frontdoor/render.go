@@ -21,6 +21,7 @@ import (
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 	"github.com/dwk/fleet/caddy/dwkconns"
+	"github.com/dwk/fleet/caddy/dwkdirect"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
 )
 
@@ -110,10 +111,14 @@ func build(cfg *config.Config, o Options) (*caddy.Config, error) {
 		})
 	}
 	routes = append(routes, caddyhttp.Route{
-		HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(fleetProxy(cfg, o, secret, token, &warnings), "handler", "reverse_proxy", &warnings)},
+		HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(direct(cfg, o, fleetProxy(cfg, o, secret, token, &warnings), &warnings), "handler", "dwk_direct", &warnings)},
 	})
 
-	srv := &caddyhttp.Server{Listen: []string{cfg.Listen.Public}, Errors: errorRoutes(&warnings),
+	listen := cfg.Listen.Public
+	if o.caddyListen != "" {
+		listen = o.caddyListen
+	}
+	srv := &caddyhttp.Server{Listen: []string{listen}, Errors: errorRoutes(&warnings),
 		// dwk_conns before TLS: tunnels copy through StreamBufferSize
 		// buffers, and TLS connections stay *tls.Conn for net/http.
 		ListenerWrappersRaw: []json.RawMessage{
@@ -128,10 +133,10 @@ func build(cfg *config.Config, o Options) (*caddy.Config, error) {
 	persist := false
 	out := &caddy.Config{
 		Admin:   &caddy.AdminConfig{Disabled: true, Config: &caddy.ConfigSettings{Persist: &persist}},
-		Logging: &caddy.Logging{Logs: map[string]*caddy.CustomLog{"default": {BaseLog: caddy.BaseLog{Level: logLevel(cfg, o)}}}},
+		Logging: &caddy.Logging{Logs: map[string]*caddy.CustomLog{"default": defaultLog(cfg, o)}},
 		AppsRaw: caddy.ModuleMap{},
 	}
-	if t := cfg.Listen.TLS; t != nil && len(t.Domains) > 0 {
+	if hasTLS(cfg) {
 		if err := withTLS(out, &app, srv, &routes, cfg, o, &warnings); err != nil {
 			return nil, err
 		}
@@ -216,6 +221,29 @@ func fleetProxy(cfg *config.Config, o Options, secret, token string, warnings *[
 	return h
 }
 
+// direct wraps the fleet proxy p in the dwk_direct handler, with the
+// same dial and answer deadlines, replay buffer and passive health.
+func direct(cfg *config.Config, o Options, p reverseproxy.Handler, warnings *[]caddyconfig.Warning) dwkdirect.Direct {
+	d := dwkdirect.Direct{
+		ProxyRaw:        caddyconfig.JSONModuleObject(p, "handler", "reverse_proxy", warnings),
+		Member:          cfg.Fleet.Member,
+		App:             appName(cfg, o),
+		DialTimeout:     caddy.Duration(DefaultDialTimeout),
+		ResponseTimeout: caddy.Duration(cfg.Forward.Timeout.D()),
+		ReplayBody:      p.RequestBuffers,
+	}
+	if o.DialTimeout > 0 {
+		d.DialTimeout = caddy.Duration(o.DialTimeout)
+	}
+	if p.RequestBuffers == 0 {
+		d.ReplayBody = -1
+	}
+	if hc := p.HealthChecks; hc != nil && hc.Passive != nil {
+		d.FailDuration, d.MaxFails = hc.Passive.FailDuration, hc.Passive.MaxFails
+	}
+	return d
+}
+
 // withTLS turns on automatic HTTPS for the listed domains.
 func withTLS(out *caddy.Config, app *caddyhttp.App, srv *caddyhttp.Server, routes *caddyhttp.RouteList, cfg *config.Config, o Options, warnings *[]caddyconfig.Warning) error {
 	t := cfg.Listen.TLS
@@ -268,6 +296,31 @@ func selfDial(internal string) (string, error) {
 		host = "::1"
 	}
 	return net.JoinHostPort(host, port), nil
+}
+
+// quietBelowDebug are the Caddy loggers left out of the log unless the
+// level is DEBUG. The reverse proxy encodes the whole request into a child
+// logger on every round trip, whatever the level (about 5% of the front
+// door's CPU); the failures it would log also reach the client as an
+// error status, and the server's error log.
+var quietBelowDebug = []string{"http.handlers.reverse_proxy"}
+
+// defaultLog is Caddy's log.
+func defaultLog(cfg *config.Config, o Options) *caddy.CustomLog {
+	l := &caddy.CustomLog{BaseLog: caddy.BaseLog{Level: logLevel(cfg, o)}}
+	if l.Level != "DEBUG" {
+		l.Exclude = quietBelowDebug
+	}
+	return l
+}
+
+// appName is the name the in-process app is registered under
+// (dwkdirect.Register), or "" when o has none.
+func appName(cfg *config.Config, o Options) string {
+	if o.App == nil {
+		return ""
+	}
+	return cfg.Fleet.Name + "/" + cfg.Fleet.Member
 }
 
 // logLevel is Caddy's log level for cfg's log.level.

@@ -5,14 +5,15 @@
 //
 // It registers http.reverse_proxy.upstreams.dwk (package dwkupstreams),
 // http.reverse_proxy.selection_policies.dwk (package dwkaffinity),
-// caddy.storage.dwk (package dwkstorage) and caddy.listeners.dwk_conns
-// (package dwkconns).
+// caddy.storage.dwk (package dwkstorage), caddy.listeners.dwk_conns
+// (package dwkconns) and http.handlers.dwk_direct (package dwkdirect).
 package modules
 
 import (
 	// Modules register themselves in init.
 	_ "github.com/dwk/fleet/caddy/dwkaffinity"
 	_ "github.com/dwk/fleet/caddy/dwkconns"
+	_ "github.com/dwk/fleet/caddy/dwkdirect"
 	_ "github.com/dwk/fleet/caddy/dwkstorage"
 	_ "github.com/dwk/fleet/caddy/dwkupstreams"
 )

@@ -75,6 +75,9 @@ func NewSnapshot(members []Member) *Snapshot {
 // Members returns the members sorted by id. Callers must not modify it.
 func (s *Snapshot) Members() []Member { return s.members }
 
+// IDs returns the member ids, sorted. Callers must not modify it.
+func (s *Snapshot) IDs() []string { return s.ids }
+
 // Len is the number of members.
 func (s *Snapshot) Len() int { return len(s.members) }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/caddy/frontdoor"
@@ -30,12 +31,14 @@ const (
 )
 
 // env is everything a run measures: app servers registered as members,
-// the front door and a plain reverse proxy in front of them.
+// the front door of the first (which serves its requests in process) and a
+// plain reverse proxy in front of them.
 type env struct {
 	libsql  *libsqlServer
 	store   *coord.Store
 	apps    []*http.Server
 	appURLs []string
+	members []string // member ids; the front door is the first's
 	fd      *frontdoor.FrontDoor
 	fdURL   string
 	rp      *http.Server
@@ -68,13 +71,19 @@ func setUp(ctx context.Context, o Options) (e *env, err error) {
 		return nil, err
 	}
 	reg := membership.NewRegistry(e.store, nil)
+	var self http.Handler
 	for i := range o.Members {
-		srv, u, err := serve(appHandler())
+		h := appHandler()
+		if i == 0 {
+			self = h
+		}
+		srv, u, err := serve(h)
 		if err != nil {
 			return nil, err
 		}
 		e.apps, e.appURLs = append(e.apps, srv), append(e.appURLs, u)
-		m := membership.Member{ID: "m" + strconv.Itoa(i+1), State: membership.StateReady, Internal: hostOf(u), Started: time.Now()}
+		e.members = append(e.members, "m"+strconv.Itoa(i+1))
+		m := membership.Member{ID: e.members[i], State: membership.StateReady, Internal: hostOf(u), Started: time.Now()}
 		if err := reg.Put(ctx, m, time.Hour); err != nil {
 			return nil, err
 		}
@@ -91,7 +100,7 @@ func setUp(ctx context.Context, o Options) (e *env, err error) {
 		Drain: config.Drain{Timeout: config.Duration(5 * time.Second)},
 	}
 	cfg.ApplyDefaults()
-	if e.fd, err = frontdoor.StartOptions(ctx, cfg, frontdoor.Options{LogLevel: "ERROR"}); err != nil {
+	if e.fd, err = frontdoor.StartOptions(ctx, cfg, frontdoor.Options{LogLevel: "ERROR", App: self}); err != nil {
 		return nil, err
 	}
 	e.fdURL = "http://" + e.fd.Addr().String()
@@ -169,4 +178,18 @@ func serve(h http.Handler) (*http.Server, string, error) {
 func hostOf(u string) string {
 	p, _ := url.Parse(u)
 	return p.Host
+}
+
+// names returns n object names of namespace ns that placement puts on the
+// front door's own member (local) or on another one.
+func (e *env) names(ns string, n int, local bool) []string {
+	out := make([]string, 0, n)
+	for i := 0; len(out) < n; i++ {
+		name := fmt.Sprintf("bench-%d", i)
+		home := objectid.Pick(objectid.FromName([]byte(secret), ns, name), e.members)
+		if (home == e.members[0]) == local {
+			out = append(out, name)
+		}
+	}
+	return out
 }

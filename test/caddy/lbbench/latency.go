@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"syscall"
 	"time"
 
@@ -19,19 +20,38 @@ type Latency struct {
 	CPUPerRequest time.Duration `json:"cpu_per_request_ns"`
 }
 
-// latency loads the three sides one after the other with the same object
-// requests (one object per client).
+// Names of the sides, which the report's figures are keyed by.
+const (
+	SideDirect    = "direct to an app server"
+	SideFrontDoor = "through the front door to another replica (proxied)"
+	SideHTTPUtil  = "through httputil.ReverseProxy"
+	SideSelf      = "through the front door to its own replica (in process)"
+)
+
+// latency loads the sides one after the other, each client with its own
+// object: objects placed on another member through the front door (and the
+// same names direct and through httputil), then objects placed on the
+// front door's own member.
 func (e *env) latency(ctx context.Context, o Options) ([]Latency, error) {
-	sides := []struct{ name, base string }{
-		{"direct to an app server", e.appURLs[0]},
-		{"through the front door (Caddy + dwk modules)", e.fdURL},
-		{"through httputil.ReverseProxy", e.rpURL},
+	remote := e.names("Counter", o.Concurrency, false)
+	local := e.names("Counter", o.Concurrency, true)
+	sides := []struct {
+		name, base string
+		objects    []string
+	}{
+		{SideDirect, e.appURLs[0], remote},
+		{SideFrontDoor, e.fdURL, remote},
+		{SideHTTPUtil, e.rpURL, remote},
+		{SideSelf, e.fdURL, local},
 	}
 	var out []Latency
 	for _, s := range sides {
+		if o.Only != "" && s.name != SideDirect && !strings.Contains(s.name, o.Only) {
+			continue
+		}
 		client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * o.Concurrency}}
 		op := func(ctx context.Context, i int) error {
-			return get(ctx, client, fmt.Sprintf("%s/counter/bench-%d/value", s.base, i))
+			return get(ctx, client, fmt.Sprintf("%s/counter/%s/value", s.base, s.objects[i%len(s.objects)]))
 		}
 		load.Run(ctx, "warm", o.Concurrency, min(time.Second, o.Duration), op)
 		before := cpuTime()

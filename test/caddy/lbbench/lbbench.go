@@ -44,6 +44,10 @@ type Options struct {
 	// Members is the number of app servers behind the front door.
 	// Default: 3.
 	Members int
+	// Only, when set, limits the request sides to the direct one and
+	// those whose name contains it, and skips the sockets (for profiling
+	// one side).
+	Only string
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -93,9 +97,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	socks, err := env.sockets(ctx, o)
-	if err != nil {
-		return nil, err
+	var socks []Sockets
+	if o.Only == "" {
+		if socks, err = env.sockets(ctx, o); err != nil {
+			return nil, err
+		}
 	}
 	return report(o, lat, socks), nil
 }

@@ -10,10 +10,13 @@ func report(o Options, lat []Latency, socks []Sockets) *Report {
 	r := &Report{
 		Title: "Load balancer: direct vs the embedded front door vs httputil.ReverseProxy",
 		Notes: fmt.Sprintf("%d keep-alive clients, %v per side, loopback, GET of one object per client "+
-			"(the front door routes by affinity over %d app servers registered in a dwk libsql coordination KV). "+
-			"CPU is the whole process's (clients, proxy and app servers) per request: the proxy's share is the "+
-			"difference from the direct row. Memory per idle WebSocket: %d sockets per side, heap in use plus "+
-			"goroutine stacks and RSS, after a GC; the front door's own cost is the difference from the direct row.",
+			"(the front door routes by affinity over %d app servers registered in a dwk libsql coordination KV; "+
+			"it is the first one's, and hands that one's requests to its handler in process). "+
+			"The proxied rows use objects placed on other members; the in-process row objects placed on the front door's own. "+
+			"CPU is the whole process's (clients, proxy and app servers) per request: a proxy's share is the "+
+			"difference from the direct row, and the last line compares the front door's share with httputil's. "+
+			"Memory per idle WebSocket: %d sockets per side, each to a room on another member (so proxied), "+
+			"heap in use plus goroutine stacks and RSS, after a GC; the front door's own cost is the difference from the direct row.",
 			o.Concurrency, o.Duration, o.Members, o.Sockets),
 		Header:  []string{"target", "req/s", "p50", "p99", "CPU/request", "errors", "p50 vs direct", "CPU vs direct"},
 		Latency: lat,
@@ -26,6 +29,11 @@ func report(o Options, lat []Latency, socks []Sockets) *Report {
 			l.CPUPerRequest.Round(100 * time.Nanosecond).String(), fmt.Sprint(l.Errors),
 			fmt.Sprintf("%.2fx", float64(l.P50)/float64(base.P50)),
 			fmt.Sprintf("%.2fx", float64(l.CPUPerRequest)/float64(base.CPUPerRequest)),
+		})
+	}
+	if share, ok := ProxyShare(lat); ok {
+		r.Rows = append(r.Rows, []string{
+			"front door proxy CPU vs httputil's (each minus direct)", "", "", "", "", "", "", fmt.Sprintf("%.2fx", share),
 		})
 	}
 	for _, s := range socks {
@@ -49,4 +57,21 @@ func size(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// ProxyShare is the front door's CPU per proxied request minus direct,
+// over httputil.ReverseProxy's minus direct; ok is false when a side is
+// missing or httputil costs no more than direct.
+func ProxyShare(lat []Latency) (float64, bool) {
+	cpu := map[string]time.Duration{}
+	for _, l := range lat {
+		cpu[l.Name] = l.CPUPerRequest
+	}
+	direct, ok1 := cpu[SideDirect]
+	door, ok2 := cpu[SideFrontDoor]
+	hu, ok3 := cpu[SideHTTPUtil]
+	if !ok1 || !ok2 || !ok3 || hu <= direct {
+		return 0, false
+	}
+	return float64(door-direct) / float64(hu-direct), true
 }

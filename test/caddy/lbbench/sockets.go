@@ -26,16 +26,18 @@ type Sockets struct {
 }
 
 // sockets opens o.Sockets idle WebSockets directly to an app server and
-// then through the front door (one chat room object per socket), and
-// measures the memory they hold.
+// then through the front door (one chat room object per socket, each placed
+// on another member, so every socket is proxied), and measures the memory
+// they hold.
 func (e *env) sockets(ctx context.Context, o Options) ([]Sockets, error) {
+	rooms := e.names("ChatRoom", o.Sockets, false)
 	sides := []struct{ name, base string }{
 		{"idle WebSockets direct to an app server", e.appURLs[0]},
 		{"idle WebSockets through the front door", e.fdURL},
 	}
 	var out []Sockets
 	for _, s := range sides {
-		r, err := measureSockets(ctx, s.name, "ws"+strings.TrimPrefix(s.base, "http"), o.Sockets)
+		r, err := measureSockets(ctx, s.name, "ws"+strings.TrimPrefix(s.base, "http"), rooms)
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +46,10 @@ func (e *env) sockets(ctx context.Context, o Options) ([]Sockets, error) {
 	return out, nil
 }
 
-func measureSockets(ctx context.Context, name, base string, n int) (Sockets, error) {
+// measureSockets opens one idle WebSocket per room and returns the memory
+// they hold.
+func measureSockets(ctx context.Context, name, base string, rooms []string) (Sockets, error) {
+	n := len(rooms)
 	heap0, rss0 := memory()
 	conns := make([]*websocket.Conn, 0, n)
 	defer func() {
@@ -53,8 +58,8 @@ func measureSockets(ctx context.Context, name, base string, n int) (Sockets, err
 		}
 	}()
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
-	for i := range n {
-		c, _, err := d.DialContext(ctx, fmt.Sprintf("%s/chat/rooms/room-%d/ws", base, i), nil)
+	for i, room := range rooms {
+		c, _, err := d.DialContext(ctx, fmt.Sprintf("%s/chat/rooms/%s/ws", base, room), nil)
 		if err != nil {
 			return Sockets{}, fmt.Errorf("%s: socket %d: %w", name, i, err)
 		}

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -23,12 +24,27 @@ func main() {
 	flag.DurationVar(&o.Duration, "duration", lbbench.DefaultDuration, "load duration per side")
 	flag.IntVar(&o.Concurrency, "concurrency", lbbench.DefaultConcurrency, "concurrent clients")
 	flag.IntVar(&o.Sockets, "sockets", lbbench.DefaultSockets, "idle WebSockets per side")
+	flag.StringVar(&o.Only, "only", "", "run only the request sides whose name contains this (and direct), no sockets")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	r, err := lbbench.Run(ctx, o)
 	if err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

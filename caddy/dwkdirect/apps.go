@@ -1,0 +1,53 @@
+package dwkdirect
+
+import (
+	"net/http"
+	"sync"
+	"sync/atomic"
+)
+
+// apps are the in-process apps by name.
+var apps sync.Map // string → *App
+
+// App is an app server's handler, registered for the dwk_direct handlers
+// that name it. Its Handler also serves this member's requests before
+// Caddy sees them, for a front door that owns its listener.
+type App struct {
+	name   string
+	h      http.Handler
+	direct atomic.Pointer[Direct] // the provisioned handler naming this app
+}
+
+// Register makes h the app that dwk_direct handlers configured with
+// "app": name hand requests to. Register before the Caddy config that
+// names it is loaded; Unregister after it is stopped.
+func Register(name string, h http.Handler) *App {
+	a := &App{name: name, h: h}
+	apps.Store(name, a)
+	return a
+}
+
+// Unregister removes a, unless another app took its name since.
+func (a *App) Unregister() { apps.CompareAndDelete(a.name, a) }
+
+// lookup returns the app registered as name.
+func lookup(name string) (*App, bool) {
+	a, ok := apps.Load(name)
+	if !ok {
+		return nil, false
+	}
+	return a.(*App), true
+}
+
+// Handler returns a handler that serves the requests the dwk_direct
+// handler naming a would serve in process, directly, and hands every other
+// request to caddy (the Caddy server's handler), which routes it as usual.
+// A request whose path contains "/_dwk" always goes to caddy, which
+// answers the reserved paths (health, internal endpoints) itself.
+func (a *App) Handler(caddy http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if d := a.direct.Load(); d == nil || reserved(r.URL.Path) || !d.serveFirst(w, r, caddy) {
+			caddy.ServeHTTP(w, r)
+		}
+	})
+}
