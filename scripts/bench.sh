@@ -5,4 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go run ./test/bench/dwkbench -dwk bin/dwk -out bench "$@"
+# The front door's CPU profile (lb section), as text: where its time goes.
+if [ -f bench/lb-front-door.pprof ]; then
+  go tool pprof -top -cum -nodecount=60 bench/lb-front-door.pprof >bench/lb-front-door-profile.txt 2>/dev/null
+fi
 go run ./test/benchdocs/docfigures

@@ -50,14 +50,23 @@ func stateFor(r *http.Request) *reqState {
 // Target returns the object r addresses; it is computed once per request,
 // whoever asks first, and object ids are cached.
 func (p *Policy) Target(r *http.Request) Target {
+	if _, prepared := r.Context().Value(caddyhttp.VarsCtxKey).(map[string]any); !prepared {
+		return p.resolve(r)
+	}
 	s := stateFor(r)
 	if !s.resolved {
 		s.resolved = true
-		if obj, ok := p.matcher.Match(r); ok {
-			s.target = Target{Namespace: obj.Namespace, ID: p.ids.get(p.secret, obj.Namespace, obj.Name)}
-		}
+		s.target = p.resolve(r)
 	}
 	return s.target
+}
+
+// resolve finds the object r addresses.
+func (p *Policy) resolve(r *http.Request) Target {
+	if obj, ok := p.matcher.Match(r); ok {
+		return Target{Namespace: obj.Namespace, ID: p.ids.get(p.secret, obj.Namespace, obj.Name)}
+	}
+	return Target{}
 }
 
 // MemberFor returns the member id requests for the object go to: the

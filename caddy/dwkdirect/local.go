@@ -26,7 +26,7 @@ func (d *Direct) serveLocal(w http.ResponseWriter, r *http.Request, t dwkaffinit
 		kept = &replayBody{src: r.Body, limit: d.ReplayBody}
 		r.Body = kept
 	}
-	rw := &retryCatcher{w: w}
+	rw := newRetryCatcher(w)
 	d.app.h.ServeHTTP(rw, r)
 	if !rw.retry {
 		return nil
@@ -42,25 +42,26 @@ func (d *Direct) serveLocal(w http.ResponseWriter, r *http.Request, t dwkaffinit
 	return retry(w, r)
 }
 
-// retryCatcher is the response writer the app writes to. It holds the
-// headers back until the status is known, and swallows a retry answer.
+// retryCatcher is the response writer the app writes to. It swallows a
+// retry answer, and takes back the headers the app set for it.
 type retryCatcher struct {
 	w     http.ResponseWriter
-	h     http.Header
-	wrote bool // the response started (or the connection was hijacked)
-	retry bool // the app answered with a retry answer
+	pre   http.Header // the client response's headers before the app ran, if any
+	wrote bool        // the response started (or the connection was hijacked)
+	retry bool        // the app answered with a retry answer
+}
+
+// newRetryCatcher wraps w.
+func newRetryCatcher(w http.ResponseWriter) *retryCatcher {
+	c := &retryCatcher{w: w}
+	if h := w.Header(); len(h) > 0 {
+		c.pre = h.Clone()
+	}
+	return c
 }
 
 // Header returns the headers to send.
-func (c *retryCatcher) Header() http.Header {
-	if c.wrote {
-		return c.w.Header()
-	}
-	if c.h == nil {
-		c.h = make(http.Header)
-	}
-	return c.h
-}
+func (c *retryCatcher) Header() http.Header { return c.w.Header() }
 
 // WriteHeader starts the response, unless it is a retry answer.
 func (c *retryCatcher) WriteHeader(code int) {
@@ -70,24 +71,19 @@ func (c *retryCatcher) WriteHeader(code int) {
 		return
 	case c.retry:
 		return
-	case code == http.StatusServiceUnavailable && c.h.Get(protocol.RetryHeader) == protocol.RetryValue:
+	case protocol.IsRetry(code, c.w.Header()):
 		c.retry = true
+		h := c.w.Header()
+		clear(h)
+		for k, v := range c.pre {
+			h[k] = v
+		}
 		return
 	}
-	c.copyHeader()
 	if code >= 200 || code == http.StatusSwitchingProtocols {
 		c.wrote = true
 	}
 	c.w.WriteHeader(code)
-}
-
-// copyHeader moves the held headers to the client's response.
-func (c *retryCatcher) copyHeader() {
-	dst := c.w.Header()
-	for k, v := range c.h {
-		dst[k] = v
-	}
-	c.h = nil
 }
 
 // Write writes body bytes; those of a retry answer are dropped.

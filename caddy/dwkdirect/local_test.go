@@ -12,13 +12,14 @@ import (
 
 func TestRetryCatcherSwallowsRetryAnswers(t *testing.T) {
 	rec := httptest.NewRecorder()
-	c := &retryCatcher{w: rec}
+	rec.Header().Set("Server", "front door")
+	c := newRetryCatcher(rec)
 	c.Header().Set("X-Local", "1")
 	protocol.WriteRetry(c)
 	if !c.retry {
 		t.Fatal("a retry answer was not caught")
 	}
-	if rec.Code != http.StatusOK || rec.Body.Len() != 0 || rec.Header().Get("X-Local") != "" {
+	if rec.Code != http.StatusOK || rec.Body.Len() != 0 || rec.Header().Get("X-Local") != "" || rec.Header().Get("Server") != "front door" {
 		t.Errorf("the client saw the retry answer: %d %q %v", rec.Code, rec.Body.String(), rec.Header())
 	}
 }
@@ -26,7 +27,7 @@ func TestRetryCatcherSwallowsRetryAnswers(t *testing.T) {
 func TestRetryCatcherPassesOtherAnswers(t *testing.T) {
 	for _, code := range []int{http.StatusOK, http.StatusServiceUnavailable, http.StatusNotFound} {
 		rec := httptest.NewRecorder()
-		c := &retryCatcher{w: rec}
+		c := newRetryCatcher(rec)
 		c.Header().Set("X-Local", "1")
 		c.WriteHeader(code)
 		io.WriteString(c, "body")
@@ -35,7 +36,7 @@ func TestRetryCatcherPassesOtherAnswers(t *testing.T) {
 		}
 	}
 	rec := httptest.NewRecorder()
-	c := &retryCatcher{w: rec}
+	c := newRetryCatcher(rec)
 	io.WriteString(c, "implicit")
 	if rec.Code != http.StatusOK || rec.Body.String() != "implicit" {
 		t.Errorf("implicit 200: client got %d %q", rec.Code, rec.Body.String())

@@ -2,19 +2,26 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 
 	"github.com/dwk/fleet/test/benchdocs"
 	"github.com/dwk/fleet/test/caddy/lbbench"
 )
 
+// LBProfile is the CPU profile of the proxied front-door side, in the
+// output directory; scripts/bench.sh renders it as text next to it.
+const LBProfile = "lb-front-door.pprof"
+
 // benchLB compares the front door hop with hitting an app server directly
 // and with a plain httputil.ReverseProxy, and measures idle WebSockets.
 func benchLB(ctx context.Context, o options) (Section, error) {
-	r, err := lbbench.Run(ctx, lbbench.Options{DWK: o.dwk, Duration: o.duration, Concurrency: o.concurrency})
+	r, err := lbbench.Run(ctx, lbbench.Options{DWK: o.dwk, Duration: o.duration, Concurrency: o.concurrency,
+		CPUProfile: filepath.Join(o.out, LBProfile)})
 	if err != nil {
 		return Section{}, err
 	}
-	return Section{Title: r.Title, Command: "go run ./test/bench/dwkbench -only lb", Notes: r.Notes, Header: r.Header, Rows: r.Rows,
+	return Section{Title: r.Title, Command: "scripts/bench.sh -only lb", Notes: r.Notes +
+		" Where the front door's time goes on the proxied side: bench/" + LBProfile + " (CPU profile of that side's load), as text in bench/lb-front-door-profile.txt.", Header: r.Header, Rows: r.Rows,
 		Figures: socketFigures(r.Sockets), Data: r}, nil
 }
 

@@ -44,6 +44,7 @@ type Section struct {
 }
 
 type options struct {
+	out         string // the output directory
 	dwk         string
 	duration    time.Duration
 	concurrency int
@@ -70,7 +71,8 @@ var benches = []bench{
 
 func main() {
 	var o options
-	out := flag.String("out", "bench", "directory for report.md and report.json")
+	flag.StringVar(&o.out, "out", "bench", "directory for report.md and report.json")
+	out := &o.out
 	only := flag.String("only", "", "comma-separated sections to run, merged into the existing report (default all, replacing it)")
 	flag.StringVar(&o.dwk, "dwk", "bin/dwk", "dwk binary to benchmark")
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "load duration per side")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -54,9 +56,14 @@ func (e *env) latency(ctx context.Context, o Options) ([]Latency, error) {
 			return get(ctx, client, fmt.Sprintf("%s/counter/%s/value", s.base, s.objects[i%len(s.objects)]))
 		}
 		load.Run(ctx, "warm", o.Concurrency, min(time.Second, o.Duration), op)
+		stop, err := profile(o.CPUProfile, s.name == SideFrontDoor)
+		if err != nil {
+			return nil, err
+		}
 		before := cpuTime()
 		r := load.Run(ctx, s.name, o.Concurrency, o.Duration, op)
 		used := cpuTime() - before
+		stop()
 		client.CloseIdleConnections()
 		if r.Requests == 0 {
 			return nil, fmt.Errorf("%s: no request succeeded: %s", s.name, r.FirstError)
@@ -90,4 +97,24 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// profile starts a CPU profile into file when on and file is set; stop
+// ends it.
+func profile(file string, on bool) (stop func(), err error) {
+	if file == "" || !on {
+		return func() {}, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

@@ -44,6 +44,9 @@ type Options struct {
 	// Members is the number of app servers behind the front door.
 	// Default: 3.
 	Members int
+	// CPUProfile, when set, is a file the CPU profile of the proxied
+	// front-door side's load is written to (pprof format).
+	CPUProfile string
 	// Only, when set, limits the request sides to the direct one and
 	// those whose name contains it, and skips the sockets (for profiling
 	// one side).
