@@ -60,6 +60,14 @@ type Config struct {
 	// each holds a SQLite connection. Default: 128.
 	MaxStreams int `json:"max_streams"`
 
+	// MaxIdleConns bounds the idle SQLite connections kept for reuse,
+	// across all namespaces; the least recently used are closed beyond it.
+	// Each connection holds three files open (database, WAL, shared
+	// memory) and its page cache, so this and MaxStreams bound the
+	// server's files and memory however many namespaces it has.
+	// Default: 160.
+	MaxIdleConns int `json:"max_idle_conns"`
+
 	// StatementTimeout bounds the execution of one statement; a statement
 	// running longer is interrupted. Default: 30s.
 	StatementTimeout time.Duration `json:"statement_timeout"`
@@ -92,6 +100,7 @@ const (
 	DefaultMaxBodySize       = 10 << 20
 	DefaultMaxResponseSize   = 10 << 20
 	DefaultMaxStreams        = 128
+	DefaultMaxIdleConns      = 160
 	DefaultStatementTimeout  = 30 * time.Second
 	DefaultStreamIdleTimeout = 10 * time.Second
 	DefaultBusyTimeout       = 5 * time.Second
@@ -117,6 +126,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxStreams == 0 {
 		c.MaxStreams = DefaultMaxStreams
+	}
+	if c.MaxIdleConns == 0 {
+		c.MaxIdleConns = DefaultMaxIdleConns
 	}
 	if c.StatementTimeout == 0 {
 		c.StatementTimeout = DefaultStatementTimeout
@@ -154,6 +166,9 @@ func (c Config) Validate() error {
 	}
 	if c.MaxStreams < 1 {
 		errs = append(errs, fmt.Errorf("max streams must be at least 1, got %d", c.MaxStreams))
+	}
+	if c.MaxIdleConns < 1 {
+		errs = append(errs, fmt.Errorf("max idle connections must be at least 1, got %d", c.MaxIdleConns))
 	}
 	if c.StatementTimeout < 0 || c.StreamIdleTimeout < 0 || c.BusyTimeout < 0 {
 		errs = append(errs, errors.New("timeouts must not be negative"))

@@ -35,6 +35,7 @@ type nsStore struct {
 	synchronous string
 	busyTimeout time.Duration
 	maxIdle     int
+	idle        *idleLRU
 	// maxLength caps strings and blobs, so that no statement can build a
 	// value larger than a request or response may carry.
 	maxLength int
@@ -52,6 +53,7 @@ func newNSStore(dbPath string, cfg Config) *nsStore {
 		synchronous: cfg.Synchronous,
 		busyTimeout: cfg.BusyTimeout,
 		maxIdle:     maxIdleConns,
+		idle:        newIdleLRU(cfg.MaxIdleConns),
 		maxLength:   int(min(max(cfg.MaxBodySize, cfg.MaxResponseSize), 1<<30)),
 		m:           map[string]*namespace{},
 	}
@@ -113,7 +115,7 @@ func (s *nsStore) openNamespace(name, dir string) (*namespace, error) {
 		streams:   map[*stream]struct{}{},
 	}
 	path := ns.path()
-	ns.pool = &connPool{maxIdle: s.maxIdle, open: func() (*sqlite.Conn, error) { return s.openConn(path) }}
+	ns.pool = &connPool{maxIdle: s.maxIdle, lru: s.idle, open: func() (*sqlite.Conn, error) { return s.openConn(path) }}
 	c, err := ns.pool.get()
 	if err != nil {
 		return nil, fmt.Errorf("namespace %s: %w", name, err)
