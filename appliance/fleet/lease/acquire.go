@@ -18,7 +18,8 @@ const acquireAttempts = 3
 // or if the live lease names this member (a previous incarnation of this
 // replica: the new epoch fences it). It reads the lease and its epoch
 // counter (one round trip), then writes both in one atomic operation (one
-// round trip) that checks neither changed.
+// round trip) that checks neither changed. The same operation records the
+// tenure in the object's lease history (see History).
 //
 // It fails with a *HeldError (wrapping ErrHeld) when another member holds
 // the lease, ErrAlreadyHeld when this manager holds it, ErrDraining or
@@ -64,12 +65,12 @@ func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error)
 		rec := Record{Holder: m.cfg.Member, Addr: m.cfg.Addr, Epoch: int64(n) + 1}
 		value := rec.encode()
 		sent := m.cfg.Clock.Now()
-		res, err := m.cfg.Coord.Atomic().
+		op := m.cfg.Coord.Atomic().
 			Check(lk, cur.Versionstamp).
 			Check(ek, epoch.Versionstamp).
 			Sum(ek, 1).
-			Set(lk, value, m.cfg.TTL).
-			Commit(ctx)
+			Set(lk, value, m.cfg.TTL)
+		res, err := recordTenure(op, class, id, rec, sent).Commit(ctx)
 		if err != nil {
 			if errors.Is(err, coord.ErrOutcomeUnknown) && m.wroteIt(ctx, lk, value) {
 				return m.adopt(k, encoded, rec, value, sent)

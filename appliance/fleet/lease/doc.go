@@ -39,6 +39,16 @@
 // because coord's atomic operations are all-or-nothing; they follow coord's
 // layout and versionstamp rules (see appliance/fleet/coord/doc.go).
 //
+// # History
+//
+// The atomic operation of Acquire also writes the tenure (epoch, holder,
+// address, time) under HistoryKeyFor(class, id, epoch) =
+// ("leasehistory", class, id, epoch), with a HistoryTTL expiry, and deletes
+// the tenure HistoryLen epochs older: a bounded recent history at no extra
+// round trip. History reads it back for the fleet page's object view.
+// Releases and expiries are not recorded; a tenure ends where the next
+// begins.
+//
 // # Lookups
 //
 // Lookup reads a lease for the load balancer and forwarding paths and
