@@ -198,3 +198,23 @@ func (x *AlarmIndex) claimAll(ctx context.Context, cs []candidate) (bool, error)
 	}
 	return res.OK, nil
 }
+
+// Overdue lists up to limit alarms of any class due at now, earliest
+// first, whichever replica will run them, in one round trip: the fleet
+// page's view of alarms due and their lag.
+func (x *AlarmIndex) Overdue(ctx context.Context, now time.Time, limit int) ([]objects.AlarmEntry, error) {
+	page, err := x.st.List(ctx, coord.Selector{
+		Prefix: tuple.Key{"alarm", "due"},
+		End:    tuple.Key{"alarm", "due", now.UnixMilli() + 1},
+	}, coord.ListOptions{Limit: limit})
+	if err != nil {
+		return nil, fmt.Errorf("alarm index overdue: list: %w", err)
+	}
+	out := make([]objects.AlarmEntry, 0, len(page.Entries))
+	for _, e := range page.Entries {
+		if c, ok := parseDue(e); ok {
+			out = append(out, c.entry)
+		}
+	}
+	return out, nil
+}
