@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/server"
+	"github.com/dwk/fleet/appliance/server/adminclient"
 )
 
 func init() {
@@ -36,29 +37,7 @@ func (a *adminFlags) register(fs *flag.FlagSet) {
 }
 
 func (a *adminFlags) call(ctx context.Context, method, base, path string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, base+path, nil)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, base+path, err)
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode >= 300 {
-		var e struct{ Error string }
-		json.Unmarshal(body, &e)
-		if e.Error == "" {
-			e.Error = strings.TrimSpace(string(body))
-		}
-		return fmt.Errorf("%s %s: %s: %s", method, base+path, resp.Status, e.Error)
-	}
-	if out != nil {
-		return json.Unmarshal(body, out)
-	}
-	return nil
+	return adminclient.Client{Token: a.token}.Call(ctx, method, base, path, out)
 }
 
 func runDrain(args []string, stdout, stderr io.Writer) int {
