@@ -10,6 +10,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/process/buildinfo"
+	"github.com/dwk/fleet/appliance/server/fleetpage"
 )
 
 // StatusReport is what GET /admin/status returns, and what `dwk status`
@@ -25,6 +26,12 @@ type StatusReport struct {
 	Internal   string    `json:"internal,omitempty"`
 	ConfigHash string    `json:"config_hash"`
 	Started    time.Time `json:"started"`
+	// Leases is how many object leases the replica holds (central mode).
+	Leases int `json:"leases"`
+	// InFlight is how many requests the replica is serving.
+	InFlight int64 `json:"in_flight"`
+	// WebSockets is how many object WebSockets are open on the replica.
+	WebSockets int `json:"websockets"`
 }
 
 // objectReleaser hands one object back; *objects.Runtime implements it,
@@ -37,25 +44,36 @@ type objectReleaser interface {
 
 var _ objectReleaser = (*objects.Runtime)(nil)
 
-// adminHandler serves the admin listener: /metrics and the health endpoints
-// without auth, and /admin/* behind the admin token. Without a configured
-// token every /admin/ call is refused with 403, saying how to enable it.
-// objs is the app's object runtime; the object routes answer 404 when it
-// cannot release objects.
-func (s *Server) adminHandler(token string, objs objectRuntime) http.Handler {
+// adminHandler serves the admin listener: /metrics and the health
+// endpoints without auth; the fleet page (package fleetpage) with its
+// sign-in form; and /admin/* behind the admin token, as a bearer token or
+// the fleet page's session cookie. Without a configured token every
+// /admin/ call is refused with 403, saying how to enable it. The object
+// routes answer 404 when a's runtime cannot release objects.
+func (s *Server) adminHandler(token string, a *app) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", s.metrics.Handler())
 	mux.Handle("GET /livez", s.health(http.NotFoundHandler()))
 	mux.Handle("GET /readyz", s.health(http.NotFoundHandler()))
-	mux.Handle("GET /admin/status", s.requireToken(token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	mux.Handle("/", fleetpage.Handler(token))
+	admin := func(pattern string, h http.Handler) { mux.Handle(pattern, s.requireToken(token, h)) }
+	admin("GET /admin/status", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, s.Status())
-	})))
-	mux.Handle("POST /admin/drain", s.requireToken(token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	}))
+	admin("POST /admin/drain", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.RequestDrain()
 		writeJSON(w, http.StatusAccepted, map[string]string{"status": "draining"})
-	})))
-	rel, _ := objs.(objectReleaser)
-	mux.Handle("POST /admin/objects/release", s.requireToken(token, releaseObject(rel)))
+	}))
+	rel, _ := a.objects.(objectReleaser)
+	admin("POST /admin/objects/release", releaseObject(rel))
+	admin("GET /admin/fleet", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, s.fleetReport(r.Context(), a, token))
+	}))
+	admin("GET /admin/objects/lease", objectLease(a))
+	admin("POST /admin/members/{id}/drain", s.drainMember(a, token))
+	// Anything else under /admin/ is refused without a token too, rather
+	// than falling through to the page.
+	admin("/admin/", http.NotFoundHandler())
 	return mux
 }
 
@@ -90,7 +108,8 @@ func releaseObject(rel objectReleaser) http.Handler {
 	})
 }
 
-// requireToken lets a request through only with "Authorization: Bearer <token>".
+// requireToken lets a request through only with "Authorization: Bearer
+// <token>" or the fleet page's session cookie for token.
 func (s *Server) requireToken(token string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if token == "" {
@@ -98,7 +117,8 @@ func (s *Server) requireToken(token string, next http.Handler) http.Handler {
 			return
 		}
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+		bearer := ok && subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
+		if !bearer && !fleetpage.SignedIn(r, token) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="dwk admin"`)
 			writeJSON(w, http.StatusUnauthorized, map[string]string{"error": "missing or wrong admin token (Authorization: Bearer <admin.token>)"})
 			return
@@ -116,6 +136,15 @@ func (s *Server) Status() StatusReport {
 	}
 	if a := s.Addr(); a != nil {
 		st.Public = a.String()
+	}
+	st.InFlight = s.inFlight.Load()
+	if a := s.live.Load(); a != nil {
+		if f, ok := a.fleet.(*centralFleet); ok {
+			st.Leases = f.leases.Count()
+		}
+		if o, ok := a.objects.(objectStats); ok {
+			st.WebSockets = o.Stats().WebSockets
+		}
 	}
 	return st
 }

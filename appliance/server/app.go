@@ -25,9 +25,11 @@ type app struct {
 	fleet     fleetSide
 	cron      *cron.Scheduler
 	consumers []*queue.Consumer
-	objects   objectRuntime
-	closers   []io.Closer // closed last, in reverse order
-	log       *slog.Logger
+	// broker is the stores' queue broker, for the fleet page's backlogs.
+	broker  queue.Broker
+	objects objectRuntime
+	closers []io.Closer // closed last, in reverse order
+	log     *slog.Logger
 
 	releaseOnce sync.Once
 	releaseErr  error
@@ -70,7 +72,7 @@ type ObjectNamespaces interface {
 // queue consumers. envs receives each worker's Env by name, so the object
 // runtime can construct a class with the Env of the worker that binds it.
 func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, claimer cron.TickClaimer, log *slog.Logger) (*app, error) {
-	a := &app{log: log}
+	a := &app{log: log, broker: st.Broker()}
 	var routes []route
 	var entries []cron.Entry
 	for i, wc := range cfg.Workers {

@@ -42,13 +42,19 @@ type centralFleet struct {
 	leases    *lease.Manager
 	objects   *objects.Runtime
 	broker    *queuecentral.Broker
-	closers   []func() error
+	alarms    *objcentral.AlarmIndex
+	claimer   *cronlease.Claimer
+	// secret derives object ids from names (objectid.FromName).
+	secret  []byte
+	closers []func() error
 }
 
 // openCentral checks the central stores (start-up probes), joins the fleet
 // and assembles the workers over the central stores. A probe failure is
-// returned as is: its message names the problem and the fix.
-func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log *slog.Logger) (a *app, err error) {
+// returned as is: its message names the problem and the fix. admin is the
+// bound admin listener's address ("" without one), published in the
+// member record so peers' fleet pages reach it.
+func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metrics.Metrics, log *slog.Logger) (a *app, err error) {
 	f := &centralFleet{log: log}
 	defer func() {
 		if err != nil {
@@ -75,9 +81,10 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 	}
 	f.closers = append(f.closers, func() error { return f.coord.Close(context.Background()) })
 
-	if err := f.join(ctx, cfg, log); err != nil {
+	if err := f.join(ctx, cfg, admin, log); err != nil {
 		return nil, err
 	}
+	f.secret = []byte(clients.Secret)
 	key, err := internalauth.New([]byte(clients.Secret))
 	if err != nil {
 		return nil, fmt.Errorf("fleet.secret: %w", err)
@@ -100,6 +107,7 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 	if err != nil {
 		return nil, err
 	}
+	f.claimer = claimer
 
 	st := &centralStores{
 		cfg: cfg, metrics: m, log: log, token: clients.AuthToken, admin: clients.Admin, coord: f.coord,
@@ -125,13 +133,13 @@ func openCentral(ctx context.Context, cfg *config.Config, m *metrics.Metrics, lo
 	return a, nil
 }
 
-// join starts this replica's heartbeat (state starting), the fleet view,
-// and the lease manager.
-func (f *centralFleet) join(ctx context.Context, cfg *config.Config, log *slog.Logger) error {
+// join starts this replica's heartbeat (state starting) and the fleet
+// view.
+func (f *centralFleet) join(ctx context.Context, cfg *config.Config, admin string, log *slog.Logger) error {
 	reg := membership.NewRegistry(f.coord, log)
 	self := membership.Member{
 		ID: cfg.Fleet.Member, State: membership.StateStarting, Public: cfg.Listen.Public,
-		Internal: cfg.Listen.Advertise, Admin: cfg.Listen.Admin, Version: buildinfo.Version(),
+		Internal: cfg.Listen.Advertise, Admin: admin, Version: buildinfo.Version(),
 		ConfigHash: cfg.Hash(), Started: time.Now().UTC(),
 	}
 	// A write may take longer than the interval on a loaded store; a record
@@ -182,6 +190,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key interna
 	if err != nil {
 		return err
 	}
+	f.alarms = alarms
 	f.objects = objects.New(objects.Config{
 		Secret: secret, Store: store, Alarms: alarms, Placer: placer,
 		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: placer, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),

@@ -41,8 +41,7 @@ func queueMetrics(m *metrics.Metrics, cfg *config.Config, b queue.Broker) {
 		labels["member"] = cfg.Fleet.Member
 	}
 	c := &queueCollector{
-		broker:     b,
-		deadLetter: map[string]string{},
+		broker: b,
 		depth: prometheus.NewDesc("dwk_queue_depth",
 			"Messages stored on the queue and not yet acked or dead-lettered: waiting, delayed and claimed.", []string{"queue"}, labels),
 		age: prometheus.NewDesc("dwk_queue_oldest_age_seconds",
@@ -55,25 +54,7 @@ func queueMetrics(m *metrics.Metrics, cfg *config.Config, b queue.Broker) {
 			ConstLabels: labels,
 		}),
 	}
-	seen := map[string]bool{}
-	add := func(q string) {
-		if q != "" && !seen[q] {
-			seen[q] = true
-			c.queues = append(c.queues, q)
-		}
-	}
-	for _, w := range cfg.Workers {
-		for _, q := range w.Bindings.Queues {
-			add(q)
-		}
-		for _, qc := range w.Consumers {
-			add(qc.Queue)
-			add(qc.DeadLetterQueue)
-			if qc.DeadLetterQueue != "" {
-				c.deadLetter[qc.Queue] = qc.DeadLetterQueue
-			}
-		}
-	}
+	c.queues, c.deadLetter = configuredQueues(cfg)
 	m.Registry().MustRegister(c)
 }
 
@@ -111,4 +92,31 @@ func (c *queueCollector) Collect(ch chan<- prometheus.Metric) {
 	for q, dlq := range c.deadLetter {
 		ch <- prometheus.MustNewConstMetric(c.dead, prometheus.GaugeValue, float64(byQueue[dlq].Depth), q, dlq)
 	}
+}
+
+// configuredQueues are the queues cfg's workers send to, consume and
+// dead-letter into, in config order, and the dead-letter queue of each
+// consumed queue that has one.
+func configuredQueues(cfg *config.Config) (queues []string, deadLetter map[string]string) {
+	deadLetter = map[string]string{}
+	seen := map[string]bool{}
+	add := func(q string) {
+		if q != "" && !seen[q] {
+			seen[q] = true
+			queues = append(queues, q)
+		}
+	}
+	for _, w := range cfg.Workers {
+		for _, q := range w.Bindings.Queues {
+			add(q)
+		}
+		for _, qc := range w.Consumers {
+			add(qc.Queue)
+			add(qc.DeadLetterQueue)
+			if qc.DeadLetterQueue != "" {
+				deadLetter[qc.Queue] = qc.DeadLetterQueue
+			}
+		}
+	}
+	return queues, deadLetter
 }

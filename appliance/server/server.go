@@ -45,6 +45,14 @@ type Server struct {
 	drainReq   chan struct{}
 	drainOnce  sync.Once
 	roundTrips requestRoundTrips
+	// inFlight counts the requests the public (local mode) or internal
+	// (central mode) listener is serving.
+	inFlight atomic.Int64
+	// coordRTT holds the latest coordination round trips timed for the
+	// fleet page.
+	coordRTT rttRing
+	// live is the open app, for the status report.
+	live atomic.Pointer[app]
 
 	mu        sync.Mutex
 	addr      net.Addr
@@ -113,17 +121,33 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("admin.token: %w", err)
 	}
+	// The admin listener is bound first, so the member record names its
+	// bound address; it serves once the app is open.
+	var adminLn net.Listener
+	var adminAddr string
+	if s.cfg.Listen.Admin != "" {
+		adminLn, err = net.Listen("tcp", s.cfg.Listen.Admin)
+		if err != nil {
+			return fmt.Errorf("listen on %s (listen.admin): %w", s.cfg.Listen.Admin, err)
+		}
+		adminAddr = adminLn.Addr().String()
+		s.mu.Lock()
+		s.adminAddr = adminLn.Addr()
+		s.mu.Unlock()
+	}
 	switch s.cfg.Storage.Mode {
 	case config.ModeLocal:
 		app, err = openLocal(ctx, s.cfg, s.metrics, s.log)
 	case config.ModeCentral:
-		app, err = openCentral(ctx, s.cfg, s.metrics, s.log)
+		app, err = openCentral(ctx, s.cfg, adminAddr, s.metrics, s.log)
 	default:
-		return fmt.Errorf("storage mode %q is not supported by this build", s.cfg.Storage.Mode)
+		err = fmt.Errorf("storage mode %q is not supported by this build", s.cfg.Storage.Mode)
 	}
 	if err != nil {
+		closeListeners(adminLn)
 		return err
 	}
+	s.live.Store(app)
 	// In central mode the embedded front door (Caddy) owns listen.public
 	// and sends requests to the members' internal listeners, this one's
 	// included; in local mode the app server answers on listen.public.
@@ -133,37 +157,29 @@ func (s *Server) Run(ctx context.Context) error {
 	if !central {
 		ln, err = net.Listen("tcp", s.cfg.Listen.Public)
 		if err != nil {
+			closeListeners(adminLn)
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.public): %w", s.cfg.Listen.Public, err)
 		}
 		s.mu.Lock()
 		s.addr = ln.Addr()
 		s.mu.Unlock()
-		hs = s.httpServer(s.health(s.memberHeader(s.tallyRoundTrips(app.handler))))
+		hs = s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(app.handler)))))
 	}
 	var internal *http.Server
 	var internalLn net.Listener
 	if app.internal != nil {
 		internalLn, err = net.Listen("tcp", s.cfg.Listen.Internal)
 		if err != nil {
+			closeListeners(ln, adminLn)
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.internal): %w", s.cfg.Listen.Internal, err)
 		}
-		internal = s.httpServer(s.health(s.memberHeader(s.tallyRoundTrips(s.retryWhenDraining(app.internal)))))
+		internal = s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(s.retryWhenDraining(app.internal))))))
 	}
 	var admin *http.Server
-	var adminLn net.Listener
-	if s.cfg.Listen.Admin != "" {
-		adminLn, err = net.Listen("tcp", s.cfg.Listen.Admin)
-		if err != nil {
-			closeListeners(ln, internalLn)
-			app.close(context.Background())
-			return fmt.Errorf("listen on %s (listen.admin): %w", s.cfg.Listen.Admin, err)
-		}
-		admin = s.httpServer(s.adminHandler(adminToken, app.objects))
-		s.mu.Lock()
-		s.adminAddr = adminLn.Addr()
-		s.mu.Unlock()
+	if adminLn != nil {
+		admin = s.httpServer(s.adminHandler(adminToken, app))
 	}
 	if err := app.start(); err != nil {
 		closeListeners(ln, internalLn, adminLn)
@@ -340,6 +356,15 @@ const drainNotice = 700 * time.Millisecond
 // handbackGrace is how long the internal listener stays open after the
 // leases are handed back.
 const handbackGrace = 300 * time.Millisecond
+
+// countInFlight keeps s.inFlight.
+func (s *Server) countInFlight(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.inFlight.Add(1)
+		defer s.inFlight.Add(-1)
+		next.ServeHTTP(w, r)
+	})
+}
 
 // memberHeader names the serving replica on every response, so clients,
 // load balancers and tests can see who answered. A response forwarded from
