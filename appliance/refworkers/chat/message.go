@@ -19,6 +19,9 @@ type Message struct {
 	Text       string      `json:"text,omitempty"`
 	Attachment *Attachment `json:"attachment,omitempty"`
 	CreatedAt  int64       `json:"created_at"` // Unix milliseconds
+	// Members, on "join" and "leave", are the users in the room after
+	// the change, sorted, each once.
+	Members []string `json:"members,omitzero"`
 }
 
 // Attachment points at a file in R2.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (rm *room) Fetch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		ws.SetAttachment(name)
-		rm.broadcast(Message{Type: "join", Room: name, User: user, CreatedAt: time.Now().UnixMilli()})
+		rm.broadcast(Message{Type: "join", Room: name, User: user, CreatedAt: time.Now().UnixMilli(), Members: rm.members(nil)})
 	case strings.HasSuffix(r.URL.Path, "/announce") && r.Method == http.MethodPost:
 		// An already stored message (an attachment) to broadcast; only the
 		// worker reaches this route.
@@ -101,7 +102,22 @@ func (rm *room) WebSocketMessage(ctx context.Context, ws *worker.WebSocket, _ in
 // WebSocketClose implements worker.WebSocketCloseHandler.
 func (rm *room) WebSocketClose(_ context.Context, ws *worker.WebSocket, _ int, _ string) {
 	name, _ := ws.Attachment().(string)
-	rm.broadcast(Message{Type: "leave", Room: name, User: userOf(ws), CreatedAt: time.Now().UnixMilli()})
+	rm.broadcast(Message{Type: "leave", Room: name, User: userOf(ws), CreatedAt: time.Now().UnixMilli(), Members: rm.members(ws)})
+}
+
+// members lists the users of the room's open sockets, but for leaving,
+// sorted, each once.
+func (rm *room) members(leaving *worker.WebSocket) []string {
+	seen := map[string]bool{}
+	out := []string{}
+	for _, ws := range rm.state.GetWebSockets("") {
+		if u := userOf(ws); ws != leaving && u != "" && !seen[u] {
+			seen[u] = true
+			out = append(out, u)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (rm *room) broadcast(m Message) {
