@@ -6,7 +6,7 @@
 #   scripts/tools.sh                  # everything make test needs
 #   scripts/tools.sh versitygw        # only the named tools (make demo)
 #
-# Tools: node, versitygw, pebble, terraform, sshd, nftables, promtool, tfplugindocs. terraform
+# Tools: node, versitygw, pebble, terraform, sshd, nftables, promtool, chromium, tfplugindocs. terraform
 # is not installed here (it comes from HashiCorp, not from a registry this
 # project uses); it is only checked. Under CI (CI=true) every tool that
 # cannot be installed is an error, since the tests that need it fail there;
@@ -108,6 +108,18 @@ tool_promtool() {
   fi
 }
 
+# chromium: test/browser drives the fleet page and the chat page in
+# headless Chromium over the DevTools protocol (chromedp).
+tool_chromium() {
+  command -v chromium >/dev/null && return 0
+  if [ "$(id -u)" = 0 ]; then
+    say "apt-get install chromium (headless browser for test/browser)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  else
+    missing chromium "apt-get install -y chromium (as root)"
+  fi
+}
+
 # tfplugindocs: make generate renders docs/ from the provider schema and examples/.
 tool_tfplugindocs() {
   if ! command -v tfplugindocs >/dev/null && [ ! -x "$(gobin)/tfplugindocs" ]; then
@@ -116,7 +128,7 @@ tool_tfplugindocs() {
   fi
 }
 
-[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables promtool tfplugindocs
+[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables promtool chromium tfplugindocs
 for tool in "$@"; do
   case "$tool" in
     node | versitygw | pebble | terraform | sshd | nftables | promtool | tfplugindocs) "tool_$tool" ;;
