@@ -25,7 +25,7 @@ func browser(t *testing.T, limit time.Duration) context.Context {
 	t.Helper()
 	bin := needtool.LookPath(t, "chromium", "apt-get install -y chromium (or scripts/tools.sh chromium)")
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(1280, 1000),
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(1280, 850),
 		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	t.Cleanup(cancel)
