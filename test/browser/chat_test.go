@@ -20,8 +20,9 @@ const quiet = 1500 * time.Millisecond
 // TestChatPage opens the chat page on two front doors (the two replicas
 // that do not hold the room), joins twice quickly on each, and checks a
 // message crosses exactly once and both pages list both users. After a
-// kill -9 of the room's holder both pages count down to a reconnect, get
-// back in, and the next message crosses exactly once.
+// kill -9 of the room's holder, and again after the room is handed back
+// (close code 1012), both pages count down to a reconnect, get back in,
+// and the next message crosses exactly once.
 func TestChatPage(t *testing.T) {
 	start := time.Now()
 	f := fleettest.Start(t, fleettest.Options{})
@@ -88,6 +89,33 @@ func TestChatPage(t *testing.T) {
 	say(t, pages[1], "bob after the kill")
 	for i, p := range pages {
 		onceOnly(t, p, users[i], "bob", "bob after the kill")
+	}
+
+	// The room handed back (its WebSockets close with 1012): both pages
+	// count down again, saying why, and get back in.
+	var now *fleettest.Replica
+	holder = objectHolder(t, doors[0], "ChatRoom", room)
+	for _, r := range doors {
+		if r.Member == holder {
+			now = r
+		}
+	}
+	if now == nil {
+		t.Fatalf("after the kill the room is held by %q, not by a live replica", holder)
+	}
+	if released, err := now.ReleaseObject("ChatRoom", room); err != nil || !released {
+		t.Fatalf("release the room on %s: %v, %v", holder, released, err)
+	}
+	for i, p := range pages {
+		waitFor(t, p, users[i]+" counting down after 1012",
+			`/\(1012\), reconnecting in \d+ s/.test(document.querySelector("#status").textContent)`, dump, 20*time.Second)
+	}
+	for i, p := range pages {
+		waitFor(t, p, users[i]+" back in the room after 1012", inRoom, dump, 40*time.Second)
+	}
+	say(t, pages[0], "alice after 1012")
+	for i, p := range pages {
+		onceOnly(t, p, users[i], "alice", "alice after 1012")
 	}
 	t.Logf("done in %s", since(start))
 }
