@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
@@ -75,6 +76,26 @@ func (s *Server) adminHandler(token string, a *app) http.Handler {
 	// than falling through to the page.
 	admin("/admin/", http.NotFoundHandler())
 	return mux
+}
+
+// startingAdmin serves the admin listener while the replica opens its
+// stores: metrics and health, and 503 for the rest.
+func (s *Server) startingAdmin() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.Handler())
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "starting: the replica is opening its stores; try again shortly"})
+	})
+	return s.health(mux)
+}
+
+// handlerSwitch serves with the handler last set; set it before serving.
+type handlerSwitch struct{ h atomic.Pointer[http.Handler] }
+
+func (sw *handlerSwitch) set(h http.Handler) { sw.h.Store(&h) }
+
+func (sw *handlerSwitch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	(*sw.h.Load()).ServeHTTP(w, r)
 }
 
 // releaseObject serves POST /admin/objects/release?class=<class>&name=<name>:

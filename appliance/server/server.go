@@ -121,10 +121,14 @@ func (s *Server) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("admin.token: %w", err)
 	}
-	// The admin listener is bound first, so the member record names its
-	// bound address; it serves once the app is open.
+	// The admin listener serves first, so the member record names its
+	// bound address: metrics and health at once, the rest once the app
+	// is open.
+	serveErr := make(chan error, 3)
 	var adminLn net.Listener
 	var adminAddr string
+	var admin *http.Server
+	var adminH handlerSwitch
 	if s.cfg.Listen.Admin != "" {
 		adminLn, err = net.Listen("tcp", s.cfg.Listen.Admin)
 		if err != nil {
@@ -134,6 +138,9 @@ func (s *Server) Run(ctx context.Context) error {
 		s.mu.Lock()
 		s.adminAddr = adminLn.Addr()
 		s.mu.Unlock()
+		adminH.set(s.startingAdmin())
+		admin = s.httpServer(&adminH)
+		go func() { serveErr <- admin.Serve(adminLn) }()
 	}
 	switch s.cfg.Storage.Mode {
 	case config.ModeLocal:
@@ -177,24 +184,19 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		internal = s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(s.retryWhenDraining(app.internal))))))
 	}
-	var admin *http.Server
-	if adminLn != nil {
-		admin = s.httpServer(s.adminHandler(adminToken, app))
+	if admin != nil {
+		adminH.set(s.adminHandler(adminToken, app))
 	}
 	if err := app.start(); err != nil {
 		closeListeners(ln, internalLn, adminLn)
 		app.close(context.Background())
 		return err
 	}
-	serveErr := make(chan error, 3)
 	if hs != nil {
 		go func() { serveErr <- hs.Serve(ln) }()
 	}
 	if internal != nil {
 		go func() { serveErr <- internal.Serve(internalLn) }()
-	}
-	if admin != nil {
-		go func() { serveErr <- admin.Serve(adminLn) }()
 	}
 	var fd *frontdoor.FrontDoor
 	if central {
