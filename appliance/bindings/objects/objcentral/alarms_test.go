@@ -201,3 +201,37 @@ func TestAlarmsFireOnHolderTimer(t *testing.T) {
 		}
 	}
 }
+
+// TestAlarmIndexOverdue lists the alarms due at a time, of every class,
+// earliest first, bounded by the limit, without claiming them.
+func TestAlarmIndexOverdue(t *testing.T) {
+	b := newBackend(t, libsqlserver.Start(t))
+	x := newIndex(t, b, "a", time.Minute)
+	ctx := ctxFor(t)
+	t0 := time.UnixMilli(1_900_000_000_000)
+	a, bb, later := testID("A", "a"), testID("B", "b"), testID("A", "later")
+	for _, e := range []objects.AlarmEntry{
+		{Object: a, At: t0.Add(2 * time.Second)},
+		{Object: bb, At: t0.Add(time.Second), Retries: 2},
+		{Object: later, At: t0.Add(time.Hour)},
+	} {
+		if err := x.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := x.Overdue(ctx, t0.Add(5*time.Second), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || !got[0].Object.Equal(bb) || got[0].Retries != 2 || !got[1].Object.Equal(a) || !got[1].At.Equal(t0.Add(2*time.Second)) {
+		t.Fatalf("Overdue = %v, want b then a", names(got))
+	}
+	if got, err := x.Overdue(ctx, t0.Add(5*time.Second), 1); err != nil || len(got) != 1 || !got[0].Object.Equal(bb) {
+		t.Fatalf("Overdue with limit 1 = %v, %v; want b", names(got), err)
+	}
+	// Listing claimed nothing: the index still hands both out.
+	due, err := x.Due(ctx, []string{"A", "B"}, t0.Add(5*time.Second), 10)
+	if err != nil || len(due) != 2 {
+		t.Fatalf("Due after Overdue = %v, %v; want both", names(due), err)
+	}
+}
