@@ -2,7 +2,8 @@
 // the tables up to date in place. No framework, no build step.
 "use strict";
 const $ = id => document.getElementById(id);
-const drains = new Map(); // member id -> time its drain was requested
+const drains = new Map(); // member id -> time its drain was requested here
+let known = new Set(); // the member ids of the last update
 let lookup = null; // {cls, name} being watched
 
 function fmtDur(s) {
@@ -89,12 +90,14 @@ function renderMembers(rep) {
     btn.disabled = draining;
     btn.textContent = draining ? "draining…" : "Drain";
   }
-  for (const [id, at] of drains) {
-    if (!seen.has(id)) {
-      event(`${id} left the fleet, ${fmtDur((Date.now() - at) / 1000)} after its drain was requested`);
-      drains.delete(id);
-    }
+  for (const id of known) {
+    if (seen.has(id)) continue;
+    const at = drains.get(id);
+    event(at ? `${id} left the fleet, ${fmtDur((Date.now() - at) / 1000)} after its drain was requested` : `${id} left the fleet`);
+    drains.delete(id);
   }
+  if (known.size) for (const id of seen) if (!known.has(id)) event(`${id} joined the fleet`);
+  known = seen;
   prune(tbody, seen);
   $("member-count").textContent = rep.members.length;
 }
