@@ -15,11 +15,13 @@ import (
 // ObjectReport is what GET /admin/objects/lease returns: who holds one
 // object now and its recent lease history.
 type ObjectReport struct {
+	// Class and Name are what was looked up.
 	Class string `json:"class"`
 	Name  string `json:"name"`
 	// ID is the object's id (hex), as its lease keys name it.
 	ID string `json:"id"`
-	// Held is false when no replica holds the object now.
+	// Held is false when no replica holds the object now; otherwise
+	// Holder, Addr and Epoch are the lease record's.
 	Held   bool   `json:"held"`
 	Holder string `json:"holder,omitempty"`
 	Addr   string `json:"addr,omitempty"`

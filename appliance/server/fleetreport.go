@@ -40,6 +40,7 @@ type FleetReport struct {
 
 // MemberReport is one member in a FleetReport.
 type MemberReport struct {
+	// ID, State, Version and Started are from the member record.
 	ID      string    `json:"id"`
 	State   string    `json:"state"`
 	Version string    `json:"version"`
@@ -47,14 +48,17 @@ type MemberReport struct {
 	// Admin is the member's admin API URL, "" without one.
 	Admin string `json:"admin,omitempty"`
 	// Status is the member's own /admin/status; nil when it could not be
-	// reached (Error says why).
+	// reached, and then Error says why.
 	Status *StatusReport `json:"status,omitempty"`
 	Error  string        `json:"error,omitempty"`
 }
 
 // QueueReport is one queue's backlog.
 type QueueReport struct {
-	Queue            string  `json:"queue"`
+	// Queue is the queue's name.
+	Queue string `json:"queue"`
+	// Depth and OldestAgeSeconds are as dwk_queue_depth and
+	// dwk_queue_oldest_age_seconds report them.
 	Depth            int     `json:"depth"`
 	OldestAgeSeconds float64 `json:"oldest_age_seconds"`
 	// DeadLetterQueue and DeadLetters are set for a consumed queue with a
@@ -75,11 +79,15 @@ type AlarmReport struct {
 
 // AlarmItem is one alarm due.
 type AlarmItem struct {
-	Class      string    `json:"class"`
-	ID         string    `json:"id"`
+	// Class and ID name the object (ID in hex).
+	Class string `json:"class"`
+	ID    string `json:"id"`
+	// At is when the alarm (or its next retry) was due; LagSeconds is how
+	// long ago that was.
 	At         time.Time `json:"at"`
 	LagSeconds float64   `json:"lag_seconds"`
-	Retries    int       `json:"retries"`
+	// Retries counts the alarm's failed attempts.
+	Retries int `json:"retries"`
 }
 
 // Report bounds.
