@@ -25,7 +25,7 @@ var client = &http.Client{Timeout: 30 * time.Second}
 // name both.
 func TestFleetPage(t *testing.T) {
 	start := time.Now()
-	f := fleettest.Start(t, fleettest.Options{})
+	f := fleettest.Start(t, fleettest.Options{LeaseTTL: leaseTTL})
 	t.Logf("fleet up in %s", since(start))
 	name := fmt.Sprintf("page-%d", time.Now().UnixNano())
 	if err := increment(f.Replicas[0], name); err != nil {
