@@ -19,11 +19,18 @@ import (
 // screenshots into; unset, it writes none.
 const EnvScreenshots = "DWK_SCREENSHOTS"
 
-// browser starts headless Chromium for t and returns the context of its
-// first tab; everything stops when t ends, or after limit.
-func browser(t *testing.T, limit time.Duration) context.Context {
+// chromium returns the path of Debian's chromium; without it t skips, or
+// fails under CI (package needtool). Tests call it before starting a
+// fleet.
+func chromium(t *testing.T) string {
 	t.Helper()
-	bin := needtool.LookPath(t, "chromium", "apt-get install -y chromium (or scripts/tools.sh chromium)")
+	return needtool.LookPath(t, "chromium", "apt-get install -y chromium (or scripts/tools.sh chromium)")
+}
+
+// browser starts headless Chromium (bin) for t and returns the context of
+// its first tab; everything stops when t ends, or after limit.
+func browser(t *testing.T, bin string, limit time.Duration) context.Context {
+	t.Helper()
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(1280, 850),
 		chromedp.Flag("disable-gpu", true), chromedp.Flag("disable-dev-shm-usage", true))

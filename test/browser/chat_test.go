@@ -29,6 +29,7 @@ const quiet = 1500 * time.Millisecond
 // (close code 1012), both pages count down to a reconnect, get back in,
 // and the next message crosses exactly once.
 func TestChatPage(t *testing.T) {
+	bin := chromium(t)
 	start := time.Now()
 	// Leases and member records outlive a loaded machine's late renewals,
 	// so the room stays where it was placed until the kill.
@@ -59,7 +60,7 @@ func TestChatPage(t *testing.T) {
 		t.Fatalf("holder %q: not one of the fleet's three replicas", holder)
 	}
 
-	ctx := browser(t, 2*time.Minute)
+	ctx := browser(t, bin, 2*time.Minute)
 	users := []string{"alice", "bob"}
 	pages := []context.Context{ctx, tab(t, ctx)}
 	const dump = `({status: document.querySelector("#status")?.textContent, roster: document.querySelector("#roster")?.textContent, log: document.querySelector("#log")?.innerText})`

@@ -24,6 +24,7 @@ var client = &http.Client{Timeout: 30 * time.Second}
 // leave, and sees the object move to another holder and its lease history
 // name both.
 func TestFleetPage(t *testing.T) {
+	bin := chromium(t)
 	start := time.Now()
 	f := fleettest.Start(t, fleettest.Options{LeaseTTL: leaseTTL})
 	t.Logf("fleet up in %s", since(start))
@@ -46,7 +47,7 @@ func TestFleetPage(t *testing.T) {
 	}
 	refusesWithoutToken(t, p)
 
-	ctx := browser(t, 2*time.Minute)
+	ctx := browser(t, bin, 2*time.Minute)
 	dialogs := acceptDialogs(ctx)
 	const dump = `({url: location.href, body: document.body && document.body.innerText.slice(0, 2000)})`
 
