@@ -78,7 +78,8 @@ function renderMembers(rep) {
     td[4].textContent = num(st.leases);
     td[5].textContent = num(st.in_flight);
     td[6].textContent = num(st.websockets);
-    if (m.error) td[0].title = m.error;
+    td[0].title = m.error || "";
+    tr.classList.toggle("unreachable", !!m.error);
     let btn = td[7].querySelector("button");
     if (!btn) {
       btn = document.createElement("button");
