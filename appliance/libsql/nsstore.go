@@ -40,8 +40,9 @@ type nsStore struct {
 	// value larger than a request or response may carry.
 	maxLength int
 
-	mu sync.Mutex
-	m  map[string]*namespace
+	mu       sync.Mutex
+	m        map[string]*namespace
+	creating map[string]struct{} // names being created
 }
 
 // maxIdleConns is how many idle connections a namespace keeps.
@@ -56,6 +57,7 @@ func newNSStore(dbPath string, cfg Config) *nsStore {
 		idle:        newIdleLRU(cfg.MaxIdleConns),
 		maxLength:   int(min(max(cfg.MaxBodySize, cfg.MaxResponseSize), 1<<30)),
 		m:           map[string]*namespace{},
+		creating:    map[string]struct{}{},
 	}
 }
 
@@ -82,7 +84,10 @@ func (s *nsStore) load() error {
 		if ValidateNamespace(name) != nil {
 			continue // not ours; leave it alone
 		}
-		ns, err := s.openNamespace(name, filepath.Join(s.root, name))
+		// Namespaces on disk open their first connection when used, so
+		// that a server with many starts at once; their databases are
+		// WAL already (creation switched them).
+		ns, err := s.newNamespace(name, filepath.Join(s.root, name))
 		if err != nil {
 			return err
 		}
@@ -96,8 +101,31 @@ func (s *nsStore) load() error {
 	return nil
 }
 
-// openNamespace opens the namespace in dir, switching its database to WAL.
+// openNamespace opens the namespace in dir and switches its database to
+// WAL.
 func (s *nsStore) openNamespace(name, dir string) (*namespace, error) {
+	ns, err := s.newNamespace(name, dir)
+	if err != nil {
+		return nil, err
+	}
+	c, err := ns.pool.get()
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: %w", name, err)
+	}
+	mode, err := queryText(c, "PRAGMA journal_mode=WAL")
+	if err == nil && mode != "wal" {
+		err = fmt.Errorf("journal mode is %q, want wal", mode)
+	}
+	ns.pool.put(c, err == nil)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: enable WAL: %w", name, err)
+	}
+	return ns, nil
+}
+
+// newNamespace is the namespace in dir, with its configuration read and no
+// connection opened.
+func (s *nsStore) newNamespace(name, dir string) (*namespace, error) {
 	cfg, err := readConfig(dir)
 	if err != nil {
 		return nil, fmt.Errorf("namespace %s: %w", name, err)
@@ -116,18 +144,6 @@ func (s *nsStore) openNamespace(name, dir string) (*namespace, error) {
 	}
 	path := ns.path()
 	ns.pool = &connPool{maxIdle: s.maxIdle, lru: s.idle, open: func() (*sqlite.Conn, error) { return s.openConn(path) }}
-	c, err := ns.pool.get()
-	if err != nil {
-		return nil, fmt.Errorf("namespace %s: %w", name, err)
-	}
-	mode, err := queryText(c, "PRAGMA journal_mode=WAL")
-	if err == nil && mode != "wal" {
-		err = fmt.Errorf("journal mode is %q, want wal", mode)
-	}
-	ns.pool.put(c, err == nil)
-	if err != nil {
-		return nil, fmt.Errorf("namespace %s: enable WAL: %w", name, err)
-	}
 	return ns, nil
 }
 
@@ -200,36 +216,51 @@ func (s *nsStore) create(name string, cfg nsConfig) error {
 	if _, err := cfg.parseKeys(); err != nil {
 		return err
 	}
+	// The name is reserved under the lock; the files are made outside
+	// it, so that creations (each a few fsyncs) run in parallel.
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.m[name]; ok {
+	_, exists := s.m[name]
+	_, busy := s.creating[name]
+	if !exists && !busy {
+		s.creating[name] = struct{}{}
+	}
+	s.mu.Unlock()
+	if exists || busy {
 		return fmt.Errorf("%w: %s", errNamespaceExists, name)
 	}
+	ns, err := s.makeNamespace(name, cfg)
+	s.mu.Lock()
+	delete(s.creating, name)
+	if err == nil {
+		s.m[name] = ns
+	}
+	s.mu.Unlock()
+	return err
+}
+
+// makeNamespace builds the directory of a new namespace under a temporary
+// name, renames it into place and opens it.
+func (s *nsStore) makeNamespace(name string, cfg nsConfig) (*namespace, error) {
 	final := filepath.Join(s.root, name)
 	if _, err := os.Stat(final); err == nil {
-		return fmt.Errorf("%w: %s (directory %s exists)", errNamespaceExists, name, final)
+		return nil, fmt.Errorf("%w: %s (directory %s exists)", errNamespaceExists, name, final)
 	}
 	tmp := filepath.Join(s.root, "."+name+".new-"+randomSuffix())
 	if err := os.Mkdir(tmp, 0o700); err != nil {
-		return fmt.Errorf("create namespace %s: %w", name, err)
+		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
 	if err := initNamespaceDir(tmp, cfg, s); err != nil {
 		os.RemoveAll(tmp)
-		return fmt.Errorf("create namespace %s: %w", name, err)
+		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
 	if err := os.Rename(tmp, final); err != nil {
 		os.RemoveAll(tmp)
-		return fmt.Errorf("create namespace %s: %w", name, err)
+		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
 	if err := syncDir(s.root); err != nil {
-		return fmt.Errorf("create namespace %s: %w", name, err)
+		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
-	ns, err := s.openNamespace(name, final)
-	if err != nil {
-		return err
-	}
-	s.m[name] = ns
-	return nil
+	return s.openNamespace(name, final)
 }
 
 // initNamespaceDir creates an empty WAL database and the config in dir.

@@ -122,7 +122,9 @@ func (l *idleLRU) add(ic *idleConn) {
 	l.mu.Unlock()
 	for _, old := range evict {
 		if old.pool.take(old) {
-			old.c.Close()
+			// Closing the last connection of a database checkpoints its
+			// WAL (with fsyncs): not on the request's time.
+			go old.c.Close()
 		}
 	}
 }

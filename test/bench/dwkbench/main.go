@@ -49,6 +49,7 @@ type options struct {
 	duration    time.Duration
 	concurrency int
 	benchtime   string
+	namespaces  int // namespaces in the namespaces section
 }
 
 type bench struct {
@@ -67,6 +68,7 @@ var benches = []bench{
 	{"fleet", benchFleet},
 	{"leases", benchLeases},
 	{"alarms", benchAlarmLag},
+	{"namespaces", benchNamespaces},
 }
 
 func main() {
@@ -78,6 +80,7 @@ func main() {
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "load duration per side")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "concurrent clients")
 	flag.StringVar(&o.benchtime, "benchtime", "1s", "go test -benchtime for Go benchmarks")
+	flag.IntVar(&o.namespaces, "namespaces", 100_000, "namespaces the namespaces section creates")
 	flag.Parse()
 
 	r := &Report{}

@@ -22,6 +22,7 @@ import (
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/caddy/frontdoor"
+	"github.com/dwk/fleet/test/bench/libsqlproc"
 )
 
 // fleetName and secret of the benchmark fleet.
@@ -34,7 +35,7 @@ const (
 // the front door of the first (which serves its requests in process) and a
 // plain reverse proxy in front of them.
 type env struct {
-	libsql  *libsqlServer
+	libsql  *libsqlproc.Server
 	store   *coord.Store
 	apps    []*http.Server
 	appURLs []string
@@ -52,10 +53,10 @@ func setUp(ctx context.Context, o Options) (e *env, err error) {
 			e.tearDown()
 		}
 	}()
-	if e.libsql, err = startLibSQL(ctx, o.DWK); err != nil {
+	if e.libsql, err = libsqlproc.Start(ctx, o.DWK); err != nil {
 		return nil, err
 	}
-	admin, err := libsqladmin.New(libsqladmin.Config{URL: e.libsql.adminURL})
+	admin, err := libsqladmin.New(libsqladmin.Config{URL: e.libsql.AdminURL})
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func setUp(ctx context.Context, o Options) (e *env, err error) {
 	if err := admin.Create(ctx, ns); err != nil {
 		return nil, fmt.Errorf("create coordination database: %w", err)
 	}
-	c, err := hranaclient.New(hranaclient.Config{URL: e.libsql.url, Namespace: ns})
+	c, err := hranaclient.New(hranaclient.Config{URL: e.libsql.URL, Namespace: ns})
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +93,7 @@ func setUp(ctx context.Context, o Options) (e *env, err error) {
 	cfg := &config.Config{
 		Fleet:   config.Fleet{Name: fleetName, Member: "m1", Secret: config.Literal(secret)},
 		Listen:  config.Listen{Public: "127.0.0.1:0", Internal: hostOf(e.appURLs[0])},
-		Storage: config.Storage{Mode: config.ModeCentral, LibSQL: &config.LibSQL{URL: e.libsql.url}},
+		Storage: config.Storage{Mode: config.ModeCentral, LibSQL: &config.LibSQL{URL: e.libsql.URL}},
 		Affinity: config.Affinity{Rules: []config.AffinityRule{
 			{Namespace: "Counter", Path: "/counter/{name}/..."},
 			{Namespace: "ChatRoom", Path: "/chat/rooms/{name}/..."},
@@ -134,7 +135,7 @@ func (e *env) tearDown() {
 		e.store.Close(ctx)
 	}
 	if e.libsql != nil {
-		e.libsql.stop()
+		e.libsql.Stop()
 	}
 }
 

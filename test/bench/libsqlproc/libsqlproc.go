@@ -1,4 +1,6 @@
-package lbbench
+// Package libsqlproc runs a `dwk libsql` process for benchmarks that are
+// not Go tests (test/libsqlserver is the testing.TB version).
+package libsqlproc
 
 import (
 	"bufio"
@@ -11,13 +13,14 @@ import (
 	"time"
 )
 
-// libsqlServer is a `dwk libsql` process.
-type libsqlServer struct {
-	cmd      *exec.Cmd
-	dir      string
-	url      string
-	adminURL string
-	done     chan struct{}
+// Server is a running `dwk libsql` process.
+type Server struct {
+	// URL and AdminURL are its Hrana and admin API addresses.
+	URL, AdminURL string
+
+	cmd  *exec.Cmd
+	dir  string
+	done chan struct{}
 }
 
 var (
@@ -25,14 +28,15 @@ var (
 	adminRE = regexp.MustCompile(`admin API on (http://\S+)`)
 )
 
-// startLibSQL runs dwk libsql on :0 ports in a temp dir and waits until it
-// serves.
-func startLibSQL(ctx context.Context, bin string) (*libsqlServer, error) {
-	dir, err := os.MkdirTemp("", "lbbench-libsql-")
+// Start runs bin libsql on :0 ports in a temporary directory, with
+// extra flags, and waits (up to 30s) until it serves.
+func Start(ctx context.Context, bin string, extra ...string) (*Server, error) {
+	dir, err := os.MkdirTemp("", "dwkbench-libsql-")
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "libsql", "--http-listen-addr", "127.0.0.1:0", "--admin-listen-addr", "127.0.0.1:0", "--db-path", dir)
+	args := append([]string{"libsql", "--http-listen-addr", "127.0.0.1:0", "--admin-listen-addr", "127.0.0.1:0", "--db-path", dir}, extra...)
+	cmd := exec.Command(bin, args...)
 	out, err := cmd.StderrPipe()
 	if err != nil {
 		os.RemoveAll(dir)
@@ -43,7 +47,7 @@ func startLibSQL(ctx context.Context, bin string) (*libsqlServer, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("start %s libsql: %w", bin, err)
 	}
-	s := &libsqlServer{cmd: cmd, dir: dir, done: make(chan struct{})}
+	s := &Server{cmd: cmd, dir: dir, done: make(chan struct{})}
 	urls := make(chan [2]string, 2)
 	go func() {
 		defer close(s.done)
@@ -64,28 +68,31 @@ func startLibSQL(ctx context.Context, bin string) (*libsqlServer, error) {
 		}
 	}()
 	deadline := time.After(30 * time.Second)
-	for s.url == "" || s.adminURL == "" {
+	for s.URL == "" || s.AdminURL == "" {
 		select {
 		case u := <-urls:
 			if u[0] == "hrana" {
-				s.url = u[1]
+				s.URL = u[1]
 			} else {
-				s.adminURL = u[1]
+				s.AdminURL = u[1]
 			}
 		case <-deadline:
-			s.stop()
+			s.Stop()
 			return nil, fmt.Errorf("%s libsql: not serving after 30s", bin)
 		case <-ctx.Done():
-			s.stop()
+			s.Stop()
 			return nil, ctx.Err()
 		}
 	}
 	return s, nil
 }
 
-// stop ends the process (SIGTERM, then SIGKILL after 10s), waits for it
+// PID is the process id.
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
+// Stop ends the process (SIGTERM, then SIGKILL after 10s), waits for it
 // and its output, and removes its data.
-func (s *libsqlServer) stop() {
+func (s *Server) Stop() {
 	s.cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case <-s.done:
