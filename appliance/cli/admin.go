@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dwk/fleet/appliance/fleet/internaltls"
 	"github.com/dwk/fleet/appliance/server"
 	"github.com/dwk/fleet/appliance/server/adminclient"
 )
@@ -24,8 +25,10 @@ func init() {
 
 // adminFlags are the flags every admin-API command takes.
 type adminFlags struct {
-	urls  []string
-	token string
+	urls   []string
+	token  string
+	caFile string
+	client *http.Client
 }
 
 func (a *adminFlags) register(fs *flag.FlagSet) {
@@ -34,10 +37,32 @@ func (a *adminFlags) register(fs *flag.FlagSet) {
 		return nil
 	})
 	fs.StringVar(&a.token, "token", os.Getenv("DWK_ADMIN_TOKEN"), "admin token (default $DWK_ADMIN_TOKEN)")
+	fs.StringVar(&a.caFile, "ca-file", os.Getenv("DWK_CA_FILE"), "fleet CA (listen.internal_tls.ca_file) that https:// admin URLs are checked against (default $DWK_CA_FILE)")
+}
+
+// httpClient trusts the fleet CA when one is given: the admin API of a
+// replica not on loopback speaks TLS with its member certificate.
+func (a *adminFlags) httpClient() (*http.Client, error) {
+	if a.client != nil {
+		return a.client, nil
+	}
+	a.client = &http.Client{Timeout: 30 * time.Second}
+	if a.caFile != "" {
+		c, err := internaltls.AdminClientConfig(a.caFile, "")
+		if err != nil {
+			return nil, err
+		}
+		a.client.Transport = &http.Transport{TLSClientConfig: c}
+	}
+	return a.client, nil
 }
 
 func (a *adminFlags) call(ctx context.Context, method, base, path string, out any) error {
-	return adminclient.Client{Token: a.token}.Call(ctx, method, base, path, out)
+	c, err := a.httpClient()
+	if err != nil {
+		return err
+	}
+	return adminclient.Client{Token: a.token, HTTP: c}.Call(ctx, method, base, path, out)
 }
 
 func runDrain(args []string, stdout, stderr io.Writer) int {

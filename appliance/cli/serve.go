@@ -46,7 +46,11 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	srv := server.New(c, server.Options{Logger: log, OnReady: func(r server.Ready) {
 		// Tests and scripts wait for these lines to learn the bound addresses.
 		if r.Admin != nil {
-			fmt.Fprintf(stdout, "dwk serve: admin on http://%s\n", r.Admin)
+			scheme := "http"
+			if r.AdminTLS {
+				scheme = "https"
+			}
+			fmt.Fprintf(stdout, "dwk serve: admin on %s://%s\n", scheme, r.Admin)
 		}
 		fmt.Fprintf(stdout, "dwk serve: ready on http://%s\n", r.Public)
 	}})

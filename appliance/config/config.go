@@ -62,6 +62,25 @@ type Listen struct {
 	Admin string `json:"admin,omitempty"`
 	// TLS turns on automatic HTTPS on the front door for the listed domains.
 	TLS *TLS `json:"tls,omitempty"`
+	// InternalTLS turns on mutual TLS on the internal listener (and on
+	// the admin listener when it is not on loopback) with certificates
+	// from the fleet CA. Central mode only. Default: none (plain HTTP;
+	// requests are still authenticated per request with the fleet
+	// secret, and dwk serve warns when listen.internal is not loopback).
+	InternalTLS *InternalTLS `json:"internal_tls,omitempty"`
+}
+
+// InternalTLS is a member's identity in the fleet, as PEM files (see
+// docs/security.md and `dwk certs`).
+type InternalTLS struct {
+	// CAFile holds the fleet CA certificate(s) peers' certificates must
+	// chain to; during a CA rotation, the old and the new CA.
+	CAFile string `json:"ca_file"`
+	// CertFile is this member's certificate, issued by the fleet CA with
+	// the URI SAN dwk://<fleet.name>/member/<fleet.member>.
+	CertFile string `json:"cert_file"`
+	// KeyFile is the certificate's private key.
+	KeyFile string `json:"key_file"`
 }
 
 // TLS configures automatic HTTPS.

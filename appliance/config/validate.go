@@ -84,6 +84,7 @@ func (c *Config) validateListen(ps *Problems) {
 			ps.add("listen.advertise", "must be an address other replicas can dial, not %q; set listen.advertise", c.Listen.Advertise)
 		}
 	}
+	c.validateInternalTLS(ps)
 	if t := c.Listen.TLS; t != nil {
 		if len(t.Domains) == 0 {
 			ps.add("listen.tls.domains", "must list at least one domain")

@@ -12,6 +12,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/cron"
 	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -21,7 +22,10 @@ type app struct {
 	handler http.Handler
 	// internal serves other replicas and the front door (central mode):
 	// the workers plus the internal object endpoints. Nil in local mode.
-	internal  http.Handler
+	internal http.Handler
+	// link is the peer link the internal listener is served with (TLS,
+	// request MACs). Nil in local mode.
+	link      *peerlink.Link
 	fleet     fleetSide
 	cron      *cron.Scheduler
 	consumers []*queue.Consumer

@@ -19,10 +19,10 @@ import (
 	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
-	"github.com/dwk/fleet/appliance/fleet/internalauth"
 	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/fleet/probe"
 	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/appliance/process/datadir"
@@ -85,12 +85,12 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 		return nil, err
 	}
 	f.secret = []byte(clients.Secret)
-	key, err := internalauth.New([]byte(clients.Secret))
+	link, err := peerlink.New(peerlink.FromConfig(cfg, clients.Secret))
 	if err != nil {
-		return nil, fmt.Errorf("fleet.secret: %w", err)
+		return nil, err
 	}
 	envs := map[string]*worker.Env{}
-	if err := f.newObjects(cfg, []byte(clients.Secret), key, clients.ObjectShards, envs, m, log); err != nil {
+	if err := f.newObjects(cfg, []byte(clients.Secret), link, clients.ObjectShards, envs, m, log); err != nil {
 		return nil, err
 	}
 	queueNS := namespaces.Queues(fleet)
@@ -125,9 +125,10 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 		return nil, fmt.Errorf("start objects: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(f.objects, key))
+	mux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(f.objects))
 	mux.Handle("/", a.handler)
-	a.internal = mux
+	a.internal = link.Handler(mux)
+	a.link = link
 	a.fleet = f
 	a.objects = f.objects
 	return a, nil
@@ -167,7 +168,7 @@ func (f *centralFleet) join(ctx context.Context, cfg *config.Config, admin strin
 
 // newObjects makes the object runtime over per-object libSQL databases,
 // with leases for placement and internal HTTP for forwarding.
-func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key internalauth.Key, shards []objcentral.Shard, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) error {
+func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerlink.Link, shards []objcentral.Shard, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) error {
 	f.leases = lease.New(lease.Config{
 		Coord: f.coord, Member: cfg.Fleet.Member, Addr: cfg.Listen.Advertise, TTL: cfg.Lease.TTL.D(), Metrics: m, Logger: log,
 	})
@@ -193,7 +194,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, key interna
 	f.alarms = alarms
 	f.objects = objects.New(objects.Config{
 		Secret: secret, Store: store, Alarms: alarms, Placer: placer,
-		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: placer, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
+		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Resolve: memberAt(f.view), Placer: placer, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
 		Env:       classEnv(cfg, envs),
 		Logger:    log.With("component", "objects"),
 	})
@@ -224,6 +225,20 @@ func (r readyMembers) Ready() []objcentral.Member {
 		out[i] = objcentral.Member{ID: m.ID, Addr: m.Internal}
 	}
 	return out
+}
+
+// memberAt names the member whose internal address a forwarded request
+// goes to, from the fleet view (any state: a draining holder still
+// serves its objects).
+func memberAt(v *membership.View) peerlink.Resolver {
+	return func(r *http.Request) (string, bool) {
+		for _, m := range v.Members() {
+			if m.Internal == r.URL.Host {
+				return m.ID, true
+			}
+		}
+		return "", false
+	}
 }
 
 // ready marks the replica ready in its member record.

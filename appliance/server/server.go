@@ -6,6 +6,7 @@ package server
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/internaltls"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/caddy/frontdoor"
@@ -67,6 +70,9 @@ type Ready struct {
 	Public net.Addr
 	// Admin is nil when no admin listener is configured.
 	Admin net.Addr
+	// AdminTLS reports that the admin listener speaks TLS (with this
+	// member's certificate from listen.internal_tls).
+	AdminTLS bool
 }
 
 // Options are the optional parts of New.
@@ -129,10 +135,15 @@ func (s *Server) Run(ctx context.Context) error {
 	var adminAddr string
 	var admin *http.Server
 	var adminH handlerSwitch
+	adminTLS := false
 	if s.cfg.Listen.Admin != "" {
 		adminLn, err = net.Listen("tcp", s.cfg.Listen.Admin)
 		if err != nil {
 			return fmt.Errorf("listen on %s (listen.admin): %w", s.cfg.Listen.Admin, err)
+		}
+		if adminLn, adminTLS, err = s.adminTLS(adminLn); err != nil {
+			adminLn.Close()
+			return err
 		}
 		adminAddr = adminLn.Addr().String()
 		s.mu.Lock()
@@ -182,6 +193,11 @@ func (s *Server) Run(ctx context.Context) error {
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.internal): %w", s.cfg.Listen.Internal, err)
 		}
+		if !app.link.TLS() && !loopback(s.cfg.Listen.Internal) {
+			s.log.Warn("the internal listener is not on loopback and speaks plain HTTP: requests are signed, but their contents travel in clear; set listen.internal_tls (see docs/security.md)",
+				"listen.internal", s.cfg.Listen.Internal)
+		}
+		internalLn = app.link.Listen(internalLn)
 		internal = s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(s.retryWhenDraining(app.internal))))))
 	}
 	if admin != nil {
@@ -224,7 +240,7 @@ func (s *Server) Run(ctx context.Context) error {
 	s.state.Store(StateReady)
 	ready := Ready{Public: s.Addr()}
 	if adminLn != nil {
-		ready.Admin = adminLn.Addr()
+		ready.Admin, ready.AdminTLS = adminLn.Addr(), adminTLS
 	}
 	s.log.Info("serving", "addr", "http://"+s.Addr().String(), "mode", s.cfg.Storage.Mode, "fleet", s.cfg.Fleet.Name, "member", s.member, "workers", len(s.cfg.Workers))
 	if s.onReady != nil {
@@ -339,6 +355,40 @@ func (s *Server) retryWhenDraining(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// adminTLS wraps the admin listener in TLS with this member's certificate
+// when it is not on loopback and listen.internal_tls is set; off loopback
+// without it, it warns that the admin token travels in clear.
+func (s *Server) adminTLS(ln net.Listener) (net.Listener, bool, error) {
+	switch {
+	case loopback(s.cfg.Listen.Admin):
+		return ln, false, nil
+	case s.cfg.Listen.InternalTLS != nil:
+		c := peerlink.FromConfig(s.cfg, "")
+		id, err := internaltls.Load(*c.TLS, c.Fleet, c.Member)
+		if err != nil {
+			return ln, false, fmt.Errorf("listen.internal_tls: %w", err)
+		}
+		return tls.NewListener(ln, id.AdminServerConfig()), true, nil
+	}
+	s.log.Warn("the admin API is not on loopback and speaks plain HTTP: the admin token travels in clear; set listen.internal_tls (see docs/security.md)",
+		"listen.admin", s.cfg.Listen.Admin)
+	return ln, false, nil
+}
+
+// loopback reports whether the host of addr is a loopback address or
+// "localhost"; a wildcard or an interface address is not.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // closeListeners closes the listeners that are not nil.

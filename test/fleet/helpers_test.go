@@ -41,8 +41,13 @@ func do(method, url string, out any) (int, string, error) {
 }
 
 func send(req *http.Request, out any) (int, string, error) {
+	return sendVia(client, req, out)
+}
+
+// sendVia is send with client c.
+func sendVia(c *http.Client, req *http.Request, out any) (int, string, error) {
 	method, url := req.Method, req.URL.String()
-	resp, err := client.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		return 0, "", err
 	}

@@ -37,7 +37,7 @@ func at(r *fleettest.Replica, method, name, path string, out any) error {
 	if err != nil {
 		return err
 	}
-	_, member, err := send(req, out)
+	_, member, err := sendVia(r.Fleet().InternalClient(), req, out)
 	if err != nil {
 		return err
 	}

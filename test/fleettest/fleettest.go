@@ -25,8 +25,9 @@ import (
 
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/fleet/internalauth"
+	"github.com/dwk/fleet/appliance/fleet/internaltls"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/s3server"
@@ -47,7 +48,15 @@ type Options struct {
 	// under: the dwk command line is appended to it (for example
 	// {"ip", "netns", "exec", "ns0"}).
 	Prefix func(i int) []string
+	// PlaintextInternal turns mutual TLS on the internal listeners off
+	// (requests are still signed). Default: TLS, with a fleet CA and
+	// member certificates made by `dwk certs`.
+	PlaintextInternal bool
 }
+
+// tester is the member id of the certificate the test itself presents
+// on internal listeners (InternalClient).
+const tester = "tester"
 
 // Fleet is a running fleet.
 type Fleet struct {
@@ -76,7 +85,7 @@ type Replica struct {
 
 var (
 	readyRE = regexp.MustCompile(`ready on (http://\S+)`)
-	adminRE = regexp.MustCompile(`admin on (http://\S+)`)
+	adminRE = regexp.MustCompile(`admin on (https?://\S+)`)
 )
 
 // AdminToken is every test replica's admin token.
@@ -111,6 +120,15 @@ func New(t testing.TB, o Options) *Fleet {
 	f.LibSQL = libsqlserver.Start(t)
 	f.S3 = s3server.Start(t)
 	f.Bucket = f.S3.NewBucket(t)
+	if !o.PlaintextInternal {
+		args := []string{"certs", "--fleet", f.Name, "--dir", f.pki(), "--member", tester}
+		for i := range o.Replicas {
+			args = append(args, "--member", memberID(i))
+		}
+		if code, out := f.Run(args...); code != 0 {
+			t.Fatalf("dwk certs: exit %d\n%s", code, out)
+		}
+	}
 	for i := range o.Replicas {
 		f.Replicas = append(f.Replicas, f.newReplica(i))
 	}
@@ -142,11 +160,47 @@ func (f *Fleet) env() []string {
 	return []string{"DWK_FLEET_SECRET=" + f.Secret, "DWK_S3_SECRET=" + f.S3.SecretKey, "DWK_ADMIN_TOKEN=" + AdminToken}
 }
 
+// pki is the directory of the fleet CA and the member certificates.
+func (f *Fleet) pki() string { return filepath.Join(f.dir, "pki") }
+
+// memberID is the member id of replica i.
+func memberID(i int) string { return fmt.Sprintf("r%d", i) }
+
+// tlsFiles are member's files in the fleet's PKI, nil without TLS.
+func (f *Fleet) tlsFiles(member string) *internaltls.Files {
+	if f.opts.PlaintextInternal {
+		return nil
+	}
+	return &internaltls.Files{CA: filepath.Join(f.pki(), "ca.pem"), Cert: filepath.Join(f.pki(), member+".pem"), Key: filepath.Join(f.pki(), member+"-key.pem")}
+}
+
+// InternalClient sends requests to the replicas' internal listeners as a
+// member of the fleet would: signed, and over mutual TLS (as member
+// "tester") unless Options.PlaintextInternal. URLs may say http://.
+func (f *Fleet) InternalClient() *http.Client {
+	f.t.Helper()
+	link, err := peerlink.New(peerlink.Config{Secret: []byte(f.Secret), Fleet: f.Name, Member: tester, TLS: f.tlsFiles(tester)})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return &http.Client{Timeout: 30 * time.Second, Transport: link.Transport(nil, func(req *http.Request) (string, bool) {
+		for _, r := range f.Replicas {
+			if r.Internal == req.URL.Host {
+				return r.Member, true
+			}
+		}
+		return "", false
+	})}
+}
+
 func (f *Fleet) newReplica(i int) *Replica {
-	r := &Replica{Index: i, Member: fmt.Sprintf("r%d", i), Internal: freeAddr(f.t), f: f}
+	r := &Replica{Index: i, Member: memberID(i), Internal: freeAddr(f.t), f: f}
 	c := config.Default()
 	c.Fleet = config.Fleet{Name: f.Name, Member: r.Member, Secret: &config.Secret{Env: "DWK_FLEET_SECRET"}}
 	c.Listen = config.Listen{Public: "127.0.0.1:0", Internal: r.Internal, Admin: "127.0.0.1:0"}
+	if t := f.tlsFiles(r.Member); t != nil {
+		c.Listen.InternalTLS = &config.InternalTLS{CAFile: t.CA, CertFile: t.Cert, KeyFile: t.Key}
+	}
 	c.Storage = config.Storage{
 		Mode:   config.ModeCentral,
 		LibSQL: &config.LibSQL{URL: f.LibSQL.URL, AdminURL: f.LibSQL.AdminURL},
@@ -195,6 +249,9 @@ func (r *Replica) Start() {
 	r.Admin = r.Proc.WaitFor(adminRE, 60*time.Second)[1]
 	r.Public = r.Proc.WaitFor(readyRE, 60*time.Second)[1]
 }
+
+// Fleet is the fleet r belongs to.
+func (r *Replica) Fleet() *Fleet { return r.f }
 
 // Kill sends SIGKILL.
 func (r *Replica) Kill() { r.Proc.Kill() }
@@ -278,21 +335,16 @@ const (
 // ObjectRequest returns a request that replica r serves itself for the
 // object name of class, with path and query as the object sees them (for
 // example "/counter/x/increment"). It goes to r's internal listener the
-// way another replica forwards a request, authenticated with the fleet's
-// internal key and at the last hop, so r takes the object if it is free
-// and answers 503 (without forwarding) if another replica holds it.
+// way another replica forwards a request (send it with InternalClient),
+// at the last hop, so r takes the object if it is free and answers 503
+// (without forwarding) if another replica holds it.
 func (r *Replica) ObjectRequest(method, class, name, path string, body io.Reader) (*http.Request, error) {
-	key, err := internalauth.New([]byte(r.f.Secret))
-	if err != nil {
-		return nil, err
-	}
 	id := objectid.FromName([]byte(r.f.Secret), class, name)
 	u := "http://" + r.Internal + objcentral.InternalPrefix + url.PathEscape(class) + "/" + id.String() + path
 	req, err := http.NewRequest(method, u, body)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Authorization", key.HeaderValue())
 	req.Header.Set(headerForwardHops, strconv.Itoa(objcentral.MaxHops))
 	req.Header.Set(headerObjectName, base64.RawURLEncoding.EncodeToString([]byte(name)))
 	return req, nil

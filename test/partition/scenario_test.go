@@ -178,7 +178,7 @@ func place(t *testing.T, holder *fleettest.Replica, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	resp, err := holder.Fleet().InternalClient().Do(req)
 	if err != nil {
 		t.Fatalf("place %s on %s: %v", name, holder.Member, err)
 	}

@@ -1,16 +1,35 @@
-// Package internalauth authenticates calls between the replicas of a fleet
-// (object forwarding, and any other internal endpoint) with a key derived
-// from the fleet secret.
+// Package internalauth authenticates every request between the replicas
+// of a fleet (the front door proxying to a member's internal listener,
+// object forwarding, any other internal endpoint) with a per-request MAC
+// keyed by the fleet secret.
 //
-// The key is HMAC-SHA256(fleet secret, "dwk internal v1"): every replica
-// of a fleet derives the same key, the secret itself never travels, and a
-// leaked key does not reveal the secret (nor the object ids derived from
-// it). A call carries it as
+// The key is HMAC-SHA256(fleet secret, "dwk internal mac v2"): every
+// replica derives the same key, the secret itself never travels, and a
+// leaked key reveals neither the secret nor the object ids derived from it.
+// A signed request carries
 //
-//	Authorization: Dwk-Internal <64 lowercase hex digits>
+//	Dwk-Mac: v2 t=<unix ms> n=<nonce, 32 hex> l=<body length or -1> m=<64 hex>
 //
-// [Key.Middleware] checks it in constant time and answers 401 with a plain
-// message when it is missing or wrong; [Key.Transport] adds it to outgoing
-// requests. Internal endpoints belong on the internal listener only; the
-// key guards them even if that listener is reachable from outside.
+// where m is HMAC-SHA256(key) over the method, the request URI (path and
+// raw query, exactly as sent), t, n and l. The body is covered separately
+// so that a request body still streams:
+//
+//   - l=0: there is no body, and the receiver refuses one;
+//   - otherwise the body's SHA-256 arrives in the trailer Dwk-Body-Mac as
+//     HMAC-SHA256(key, "body", n, sha256(body)), and the receiver's body
+//     reader fails at the end of the body, instead of returning io.EOF,
+//     when the trailer is missing or wrong or the length differs from a
+//     declared l. A handler therefore never sees a complete body that was
+//     not signed; one that acts before reading to the end may act on a
+//     prefix (which, over mTLS, only the signer could have sent).
+//
+// The receiver accepts t within Window of its own clock (either side) and
+// remembers each nonce for twice the window; a nonce seen before is a
+// replay. At most MaxNonces nonces are kept: past that, requests are
+// refused (fail closed) until old ones age out.
+//
+// Refusals are 401 with a plain message saying what is wrong: a missing
+// signature, a bad MAC, a timestamp out of the window (with both clocks),
+// a replayed nonce. The MAC applies on top of mTLS (package internaltls)
+// and alone when TLS is off on a private network.
 package internalauth

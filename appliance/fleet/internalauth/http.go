@@ -5,47 +5,64 @@ import (
 	"net/http"
 )
 
-// Middleware passes requests carrying the fleet's key to next and answers
-// every other request with 401 and a message saying what is wrong. It
-// removes the Authorization header before next sees the request, so
-// handlers (and the object code behind them) never see the key.
-func (k Key) Middleware(next http.Handler) http.Handler {
+// Middleware passes signed requests to next (as Verify returns them) and
+// answers every other request with 401 and a message saying what is
+// wrong, or 503 with Retry-After when the nonce memory is full.
+func (a *Auth) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := k.Verify(r); err != nil {
-			w.Header().Set("WWW-Authenticate", Scheme)
-			msg := "dwk internal endpoint: wrong internal key (check that every replica uses the same fleet secret)"
-			if errors.Is(err, ErrMissing) {
-				msg = "dwk internal endpoint: missing \"Authorization: " + Scheme + " <key>\"; only replicas of the fleet may call it"
+		r2, err := a.Verify(r)
+		if err != nil {
+			status := http.StatusUnauthorized
+			if errors.Is(err, ErrBusy) {
+				status = http.StatusServiceUnavailable
+				w.Header().Set("Retry-After", "1")
 			}
-			http.Error(w, msg, http.StatusUnauthorized)
+			msg := "dwk internal endpoint: " + err.Error()
+			switch {
+			case errors.Is(err, ErrMissing):
+				msg += " (no " + Header + " header); only replicas of the fleet may call it"
+			case errors.Is(err, ErrBadMAC):
+				msg += " (check that every replica uses the same fleet secret)"
+			}
+			http.Error(w, msg, status)
 			return
 		}
-		r2 := r.Clone(r.Context())
-		r2.Header.Del("Authorization")
 		next.ServeHTTP(w, r2)
 	})
 }
 
-// Transport returns a RoundTripper that sets the fleet's key as the
-// Authorization header of every request and sends it with base
-// (http.DefaultTransport when nil). The caller's request is not modified.
-func (k Key) Transport(base http.RoundTripper) http.RoundTripper {
+// Transport returns a RoundTripper that signs every request and sends it
+// with base (http.DefaultTransport when nil). The caller's request is not
+// modified.
+func (a *Auth) Transport(base http.RoundTripper) http.RoundTripper {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &transport{base: base, value: k.HeaderValue()}
+	return &transport{base: base, auth: a}
 }
 
 type transport struct {
-	base  http.RoundTripper
-	value string
+	base http.RoundTripper
+	auth *Auth
 }
 
 var _ http.RoundTripper = (*transport)(nil)
 
 // RoundTrip implements http.RoundTripper.
 func (t *transport) RoundTrip(r *http.Request) (*http.Response, error) {
-	r2 := r.Clone(r.Context())
-	r2.Header.Set("Authorization", t.value)
+	r2, err := t.auth.Sign(r)
+	if err != nil {
+		if r.Body != nil {
+			r.Body.Close()
+		}
+		return nil, err
+	}
 	return t.base.RoundTrip(r2)
+}
+
+// CloseIdleConnections closes the base transport's pooled connections.
+func (t *transport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
 }

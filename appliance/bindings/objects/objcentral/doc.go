@@ -23,13 +23,13 @@
 //     rendezvous hashing over the ready members picks.
 //   - Forwarder (objects.Forwarder) and InternalHandler: requests (WebSocket
 //     upgrades included) for objects held elsewhere travel over internal
-//     HTTP, authenticated with the fleet's internal key (package
-//     internalauth), under InternalPrefix. A forwarded request is forwarded
+//     HTTP over the peer link (package peerlink: a per-request MAC, and
+//     mutual TLS when configured), under InternalPrefix. A forwarded request is forwarded
 //     at most once more (MaxHops), which ends loops while leases move.
 //
 // # Wiring
 //
-//	key, _ := internalauth.New(fleetSecret)
+//	link, _ := peerlink.New(peerlink.Config{Secret: fleetSecret, Fleet: fleet, Member: id})
 //	leases := lease.New(lease.Config{Coord: coordStore, Member: id, Addr: internalAddr, TTL: ttl})
 //	leases.Open(ctx)
 //	placer := objcentral.NewPlacer(leases, members)
@@ -37,10 +37,11 @@
 //	alarms, _ := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: coordStore, Placer: placer})
 //	rt := objects.New(objects.Config{
 //		Secret: fleetSecret, Store: store, Alarms: alarms, Placer: placer,
-//		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: placer}),
+//		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Resolve: resolve, Placer: placer}),
 //	})
 //	rt.Open(ctx)
-//	internalMux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(rt, key))
+//	internalMux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(rt))
+//	internal := link.Handler(internalMux) // served on link.Listen(ln)
 //
 // Drain order: leases.Drain() (no new leases), rt.Drain(ctx) (instances
 // stop and release their leases), leases.Close(ctx) (releases the rest).

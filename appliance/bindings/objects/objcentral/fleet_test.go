@@ -16,7 +16,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
-	"github.com/dwk/fleet/appliance/fleet/internalauth"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/wait"
@@ -339,8 +339,14 @@ func TestInternalCallsNeedTheKey(t *testing.T) {
 	r := startReplica(t, b, nil, replicaOptions{name: "r"})
 	id := r.ns.IDFromName("x")
 	u := r.internal.URL + objcentral.InternalPrefix + counterClass + "/" + id.String() + "/whoami"
-	wrong, _ := internalauth.New([]byte("another fleet"))
-	right, _ := internalauth.New([]byte(secret))
+	link := func(secret string) http.RoundTripper {
+		l, err := peerlink.New(peerlink.Config{Secret: []byte(secret), Fleet: "f", Member: "caller"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Transport(nil, nil)
+	}
+	wrong, right := link("another fleet"), link(secret)
 	tests := []struct {
 		name string
 		rt   http.RoundTripper
@@ -349,11 +355,11 @@ func TestInternalCallsNeedTheKey(t *testing.T) {
 		want int
 	}{
 		{"no key", http.DefaultTransport, u, "1", http.StatusUnauthorized},
-		{"other fleet's key", wrong.Transport(nil), u, "1", http.StatusUnauthorized},
-		{"right key", right.Transport(nil), u, "1", http.StatusOK},
-		{"too many hops", right.Transport(nil), u, "3", http.StatusBadRequest},
-		{"unknown class", right.Transport(nil), r.internal.URL + objcentral.InternalPrefix + "Nope/" + id.String() + "/", "1", http.StatusNotFound},
-		{"id of another class", right.Transport(nil), r.internal.URL + objcentral.InternalPrefix + counterClass + "/" + strings.Repeat("0", 64) + "/", "1", http.StatusBadRequest},
+		{"other fleet's key", wrong, u, "1", http.StatusUnauthorized},
+		{"right key", right, u, "1", http.StatusOK},
+		{"too many hops", right, u, "3", http.StatusBadRequest},
+		{"unknown class", right, r.internal.URL + objcentral.InternalPrefix + "Nope/" + id.String() + "/", "1", http.StatusNotFound},
+		{"id of another class", right, r.internal.URL + objcentral.InternalPrefix + counterClass + "/" + strings.Repeat("0", 64) + "/", "1", http.StatusBadRequest},
 	}
 	for _, tc := range tests {
 		req, _ := http.NewRequest(http.MethodGet, tc.url, nil)

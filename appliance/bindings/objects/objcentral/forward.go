@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
-	"github.com/dwk/fleet/appliance/fleet/internalauth"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
@@ -21,13 +21,16 @@ import (
 
 // ForwarderConfig configures a Forwarder.
 type ForwarderConfig struct {
-	// Key authenticates forwarded requests. Required (derive it from the
-	// fleet secret with internalauth.New).
-	Key internalauth.Key
-	// Transport sends forwarded requests; the key is added on top of it.
-	// Default: a transport like http.DefaultTransport keeping 64 idle
-	// connections per replica, with HeaderTimeout.
-	Transport http.RoundTripper
+	// Link signs forwarded requests and, with TLS, dials the holder's
+	// internal listener over mutual TLS. Required.
+	Link *peerlink.Link
+	// Resolve names the member at a holder's internal address, whose
+	// certificate the holder must present. Required with TLS.
+	Resolve peerlink.Resolver
+	// Transport is the base forwarded requests are sent with, the link on
+	// top of it. Default: a transport like http.DefaultTransport keeping
+	// 64 idle connections per replica, with HeaderTimeout.
+	Transport *http.Transport
 	// HeaderTimeout bounds the wait for the holder's response headers
 	// (forward.timeout) on the default transport: a frozen or cut-off
 	// holder costs a request at most this long, and it is answered 504.
@@ -45,7 +48,7 @@ type ForwarderConfig struct {
 
 // Forwarder is the central objects.Forwarder: it proxies a request,
 // WebSocket upgrades included, to the object's holder at
-// http://<holder>/_dwk/internal/objects/<class>/<id><original path>, with
+// <holder>/_dwk/internal/objects/<class>/<id><original path> over the link, with
 // the original query, method, headers and body. The response streams back
 // unbuffered. A request that has already been forwarded MaxHops times
 // (ErrForwardLoop) is answered with the front door's retry answer, since it
@@ -80,7 +83,7 @@ func NewForwarder(cfg ForwarderConfig) *Forwarder {
 	}
 	f.proxy = &httputil.ReverseProxy{
 		Rewrite:        rewrite,
-		Transport:      cfg.Key.Transport(base),
+		Transport:      cfg.Link.Transport(base, cfg.Resolve),
 		FlushInterval:  -1,
 		ErrorHandler:   f.failed,
 		ModifyResponse: f.answered,

@@ -2,11 +2,14 @@ package objcentral
 
 import (
 	"context"
+	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"github.com/dwk/fleet/appliance/fleet/objectid"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -19,10 +22,14 @@ func TestForwardLoopAnswersRetry(t *testing.T) {
 	var raw [worker.ObjectIDSize]byte
 	raw[0] = 7
 	id := worker.NewObjectID("C", "x", raw)
-	f := NewForwarder(ForwarderConfig{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
-		t.Fatal("a request past MaxHops was forwarded again")
-		return nil, nil
-	})})
+	link, err := peerlink.New(peerlink.Config{Secret: []byte("s"), Fleet: "f", Member: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewForwarder(ForwarderConfig{Link: link, Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+		t.Error("a request past MaxHops was forwarded again")
+		return nil, errors.New("not dialled in this test")
+	}}})
 	ctx := context.WithValue(context.Background(), forwardKey{}, forwardMark{ns: id.Namespace(), id: objectid.ID(id.Bytes()), hops: MaxHops})
 	r := httptest.NewRequest(http.MethodPost, "/increment", nil).WithContext(ctx)
 	w := httptest.NewRecorder()
@@ -31,7 +38,3 @@ func TestForwardLoopAnswersRetry(t *testing.T) {
 		t.Errorf("answer %d %v; want the retry answer with Retry-After", w.Code, w.Header())
 	}
 }
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -16,8 +16,8 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/bindings/objects/objtest"
 	"github.com/dwk/fleet/appliance/fleet/coord"
-	"github.com/dwk/fleet/appliance/fleet/internalauth"
 	"github.com/dwk/fleet/appliance/fleet/lease"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/appliance/process/clock"
@@ -145,7 +145,7 @@ func (l *memberList) set(ms ...objcentral.Member) {
 func startReplica(t testing.TB, b *backend, members objcentral.Members, o replicaOptions) *replica {
 	t.Helper()
 	ctx := ctxFor(t)
-	key, err := internalauth.New([]byte(secret))
+	link, err := peerlink.New(peerlink.Config{Secret: []byte(secret), Fleet: "f", Member: o.name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func startReplica(t testing.TB, b *backend, members objcentral.Members, o replic
 		Store:             store,
 		Alarms:            alarms,
 		Placer:            r.placer,
-		Forwarder:         objcentral.NewForwarder(objcentral.ForwarderConfig{Key: key, Placer: r.placer, Metrics: r.metrics, Logger: quiet()}),
+		Forwarder:         objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Placer: r.placer, Metrics: r.metrics, Logger: quiet()}),
 		Env:               env,
 		Logger:            quiet(),
 		IdleTimeout:       oo.IdleTimeout,
@@ -202,7 +202,7 @@ func startReplica(t testing.TB, b *backend, members objcentral.Members, o replic
 	if err := r.rt.Open(ctx); err != nil {
 		t.Fatal(err)
 	}
-	h := objcentral.InternalHandler(r.rt, key)
+	h := link.Handler(objcentral.InternalHandler(r.rt))
 	handler.Store(&h)
 	t.Cleanup(func() { r.close(t) })
 	r.ns, err = r.rt.Namespace("COUNTER", counterClass)

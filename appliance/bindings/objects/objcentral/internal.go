@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dwk/fleet/appliance/fleet/internalauth"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -49,13 +48,14 @@ type Namespacer interface {
 
 // InternalHandler serves forwarded object requests, WebSocket upgrades
 // included, for the runtime rt; mount it at InternalPrefix on the
-// internal listener. Requests without the fleet's internal key get 401.
+// internal listener, behind the peer link's handler (peerlink.Link.Handler),
+// which refuses requests not signed by a replica of the fleet.
 // A request for a class rt cannot bind gets 404, a malformed one 400.
 // Each request goes to the object through the runtime like a local
 // request, marked as forwarded so that the placer takes the object here
 // rather than forwarding it back.
-func InternalHandler(rt Namespacer, key internalauth.Key) http.Handler {
-	return key.Middleware(&internalHandler{rt: rt, ns: map[string]worker.ObjectNamespace{}})
+func InternalHandler(rt Namespacer) http.Handler {
+	return &internalHandler{rt: rt, ns: map[string]worker.ObjectNamespace{}}
 }
 
 type internalHandler struct {

@@ -1,0 +1,145 @@
+package fleet
+
+import (
+	"crypto/tls"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/internaltls"
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
+	"github.com/dwk/fleet/test/fleettest"
+)
+
+// TestSecurityRefusals checks, against a real replica with internal TLS
+// (the fleettest default), that its internal listener refuses plaintext,
+// a certificate of another CA and an unsigned or wrongly signed request,
+// that a client expecting another member refuses it, and that its admin
+// API (on a non-loopback address, so over TLS) refuses a missing or wrong
+// token and serves `dwk status` trusting the fleet CA.
+func TestSecurityRefusals(t *testing.T) {
+	f := fleettest.Start(t, fleettest.Options{Replicas: 1, Edit: func(_ int, c *config.Config) {
+		c.Listen.Admin = "0.0.0.0:0"
+	}})
+	r := f.Replicas[0]
+	pki := filepath.Join(filepath.Dir(r.Config), "pki")
+	url := "http://" + r.Internal + "/counter/x"
+
+	t.Run("plaintext connection", func(t *testing.T) {
+		code, _, err := get(url, nil)
+		if code != http.StatusBadRequest || err == nil || !strings.Contains(err.Error(), "HTTP request to an HTTPS server") {
+			t.Fatalf("got %d, %v; want 400 saying it is an HTTPS server", code, err)
+		}
+	})
+	t.Run("certificate of another CA", func(t *testing.T) {
+		dir := t.TempDir()
+		if code, out := f.Run("certs", "--fleet", f.Name, "--dir", dir, "--member", "tester"); code != 0 {
+			t.Fatalf("dwk certs: %d\n%s", code, out)
+		}
+		// The intruder skips checking the server, so only the listener's
+		// check of its client certificate can refuse it.
+		cert, err := tls.LoadX509KeyPair(filepath.Join(dir, "tester.pem"), filepath.Join(dir, "tester-key.pem"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn, err := tls.Dial("tcp", r.Internal, &tls.Config{Certificates: []tls.Certificate{cert}, InsecureSkipVerify: true})
+		if err == nil {
+			conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+			_, err = conn.Read(make([]byte, 1)) // TLS 1.3: the server's verdict follows the handshake
+			conn.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "bad certificate") {
+			t.Fatalf("err = %v, want the handshake refused (bad certificate)", err)
+		}
+	})
+	t.Run("server certificate of another member", func(t *testing.T) {
+		link, err := peerlink.New(peerlink.Config{Secret: []byte(f.Secret), Fleet: f.Name, Member: "tester", TLS: &internaltls.Files{
+			CA: filepath.Join(pki, "ca.pem"), Cert: filepath.Join(pki, "tester.pem"), Key: filepath.Join(pki, "tester-key.pem"),
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := &http.Client{Timeout: 30 * time.Second, Transport: link.Transport(nil, peerlink.Peer("r7"))}
+		_, err = c.Get(url)
+		if !errors.Is(err, internaltls.ErrPeer) || !strings.Contains(err.Error(), `names member "r0", expected "r7"`) {
+			t.Fatalf("err = %v, want a refusal naming both members", err)
+		}
+	})
+	t.Run("request signed with another secret", func(t *testing.T) {
+		link, err := peerlink.New(peerlink.Config{Secret: []byte(strings.Repeat("x", 64)), Fleet: f.Name, Member: "tester", TLS: &internaltls.Files{
+			CA: filepath.Join(pki, "ca.pem"), Cert: filepath.Join(pki, "tester.pem"), Key: filepath.Join(pki, "tester-key.pem"),
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, _, err := sendVia(&http.Client{Timeout: 30 * time.Second, Transport: link.Transport(nil, peerlink.Peer("r0"))}, mustRequest(t, "GET", url), nil)
+		if code != http.StatusUnauthorized || !strings.Contains(err.Error(), "bad MAC") {
+			t.Fatalf("got %d, %v; want 401 bad MAC", code, err)
+		}
+	})
+	t.Run("request over mTLS and signed", func(t *testing.T) {
+		code, _, err := sendVia(f.InternalClient(), mustRequest(t, "GET", url), nil)
+		if code == http.StatusUnauthorized || code == http.StatusBadRequest || code >= 500 {
+			t.Fatalf("got %d, %v; want the worker's answer", code, err)
+		}
+	})
+
+	if !strings.HasPrefix(r.Admin, "https://") {
+		t.Fatalf("admin API on %s is not TLS", r.Admin)
+	}
+	caFile := filepath.Join(pki, "ca.pem")
+	adminClient := func(t *testing.T) *http.Client {
+		c, err := internaltls.AdminClientConfig(caFile, f.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: c}}
+	}
+	for _, tc := range []struct{ name, header string }{
+		{"admin API without a token", ""},
+		{"admin API with a wrong token", "Bearer wrong"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := mustRequest(t, "GET", r.Admin+"/admin/status")
+			if tc.header != "" {
+				req.Header.Set("Authorization", tc.header)
+			}
+			resp, err := adminClient(t).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(string(b), "missing or wrong admin token") {
+				t.Fatalf("got %s %s; want 401 naming the token", resp.Status, b)
+			}
+		})
+	}
+	t.Run("dwk status trusts the fleet CA", func(t *testing.T) {
+		if code, out := f.Run("status", "--admin", r.Admin); code == 0 || !strings.Contains(out, "certificate") {
+			t.Errorf("without --ca-file: exit %d, want a certificate error\n%s", code, out)
+		}
+		code, out := f.Run("status", "--admin", r.Admin, "--ca-file", caFile)
+		if code != 0 || !strings.Contains(out, "r0") {
+			t.Errorf("with --ca-file: exit %d\n%s", code, out)
+		}
+	})
+	if b, err := os.ReadFile(caFile); err != nil || len(b) == 0 {
+		t.Fatalf("fleet CA %s: %v", caFile, err)
+	}
+}
+
+func mustRequest(t *testing.T, method, url string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequest(method, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
