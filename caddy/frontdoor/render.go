@@ -22,6 +22,7 @@ import (
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 	"github.com/dwk/fleet/caddy/dwkconns"
 	"github.com/dwk/fleet/caddy/dwkdirect"
+	"github.com/dwk/fleet/caddy/dwktransport"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
 )
 
@@ -105,7 +106,8 @@ func build(cfg *config.Config, o Options) (*caddy.Config, error) {
 		routes = append(routes, caddyhttp.Route{
 			MatcherSetsRaw: caddyhttp.RawMatcherSets{{"path": caddyconfig.JSON(caddyhttp.MatchPath(selfPaths), &warnings)}},
 			HandlersRaw: []json.RawMessage{caddyconfig.JSONModuleObject(reverseproxy.Handler{
-				Upstreams: reverseproxy.UpstreamPool{{Dial: self}},
+				Upstreams:    reverseproxy.UpstreamPool{{Dial: self}},
+				TransportRaw: peerTransport(cfg, secret, cfg.Fleet.Member, reverseproxy.HTTPTransport{}, &warnings),
 			}, "handler", "reverse_proxy", &warnings)},
 			Terminal: true,
 		})
@@ -190,8 +192,8 @@ func fleetProxy(cfg *config.Config, o Options, secret, token string, warnings *[
 	}
 	h := reverseproxy.Handler{
 		DynamicUpstreamsRaw: caddyconfig.JSONModuleObject(&src, "source", "dwk", warnings),
-		TransportRaw: caddyconfig.JSONModuleObject(reverseproxy.HTTPTransport{DialTimeout: caddy.Duration(dial), ResponseHeaderTimeout: caddy.Duration(cfg.Forward.Timeout.D())},
-			"protocol", "http", warnings),
+		TransportRaw: peerTransport(cfg, secret, "",
+			reverseproxy.HTTPTransport{DialTimeout: caddy.Duration(dial), ResponseHeaderTimeout: caddy.Duration(cfg.Forward.Timeout.D())}, warnings),
 		LoadBalancing: lb,
 		// An idle tunnel (a WebSocket) holds two of these; with dwk_conns
 		// they are what copies it.
@@ -242,6 +244,17 @@ func direct(cfg *config.Config, o Options, p reverseproxy.Handler, warnings *[]c
 		d.FailDuration, d.MaxFails = hc.Passive.FailDuration, hc.Passive.MaxFails
 	}
 	return d
+}
+
+// peerTransport is the transport to members' internal listeners: the
+// peer link (request MACs, mutual TLS with listen.internal_tls) over
+// Caddy's HTTP transport; peer, when set, is the only member it reaches.
+func peerTransport(cfg *config.Config, secret, peer string, ht reverseproxy.HTTPTransport, warnings *[]caddyconfig.Warning) json.RawMessage {
+	t := dwktransport.Transport{HTTP: &ht, Secret: secret, Fleet: cfg.Fleet.Name, Member: cfg.Fleet.Member, Peer: peer}
+	if it := cfg.Listen.InternalTLS; it != nil {
+		t.CAFile, t.CertFile, t.KeyFile = it.CAFile, it.CertFile, it.KeyFile
+	}
+	return caddyconfig.JSONModuleObject(&t, "protocol", "dwk", warnings)
 }
 
 // withTLS turns on automatic HTTPS for the listed domains.

@@ -6,7 +6,8 @@
 // It registers http.reverse_proxy.upstreams.dwk (package dwkupstreams),
 // http.reverse_proxy.selection_policies.dwk (package dwkaffinity),
 // caddy.storage.dwk (package dwkstorage), caddy.listeners.dwk_conns
-// (package dwkconns) and http.handlers.dwk_direct (package dwkdirect).
+// (package dwkconns), http.handlers.dwk_direct (package dwkdirect) and
+// http.reverse_proxy.transport.dwk (package dwktransport).
 package modules
 
 import (
@@ -15,5 +16,6 @@ import (
 	_ "github.com/dwk/fleet/caddy/dwkconns"
 	_ "github.com/dwk/fleet/caddy/dwkdirect"
 	_ "github.com/dwk/fleet/caddy/dwkstorage"
+	_ "github.com/dwk/fleet/caddy/dwktransport"
 	_ "github.com/dwk/fleet/caddy/dwkupstreams"
 )
