@@ -78,20 +78,20 @@ func Dial(ctx context.Context, cfg *config.Config, o Options) (*Clients, error) 
 		libsqlURL: ls.URL, adminURL: ls.AdminURL,
 	}
 	if c.Coord, err = hranaclient.New(hranaclient.Config{
-		URL: ls.URL, AuthToken: sec.authToken, Namespace: namespaces.Coord(c.Fleet), OnRoundTrip: o.OnCoordRoundTrip,
+		URL: ls.URL, AuthToken: sec.authToken, CAFile: ls.CAFile, Namespace: namespaces.Coord(c.Fleet), OnRoundTrip: o.OnCoordRoundTrip,
 	}); err != nil {
 		return nil, fmt.Errorf("storage.libsql.url: %w", err)
 	}
-	if c.Admin, err = newAdmin(ls.AdminURL, sec.adminToken); err != nil {
+	if c.Admin, err = newAdmin(ls.AdminURL, sec.adminToken, ls.CAFile); err != nil {
 		return nil, fmt.Errorf("storage.libsql.admin_url: %w", err)
 	}
-	main, err := newShard(ls.URL, ls.AdminURL, sec.authToken, sec.adminToken)
+	main, err := newShard(ls.URL, ls.AdminURL, sec.authToken, sec.adminToken, ls.CAFile)
 	if err != nil {
 		return nil, fmt.Errorf("storage.libsql: %w", err)
 	}
 	c.ObjectShards = append(c.ObjectShards, main)
 	for i, sh := range ls.ObjectShards {
-		s, err := newShard(sh.URL, sh.AdminURL, sec.shards[i].authToken, sec.shards[i].adminToken)
+		s, err := newShard(sh.URL, sh.AdminURL, sec.shards[i].authToken, sec.shards[i].adminToken, ls.CAFile)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", shardPath(i), err)
 		}
@@ -110,20 +110,20 @@ func Dial(ctx context.Context, cfg *config.Config, o Options) (*Clients, error) 
 }
 
 // newAdmin returns the client of an admin API, or nil for no URL.
-func newAdmin(url, key string) (*libsqladmin.Client, error) {
+func newAdmin(url, key, caFile string) (*libsqladmin.Client, error) {
 	if url == "" {
 		return nil, nil
 	}
-	return libsqladmin.New(libsqladmin.Config{URL: url, AdminKey: key})
+	return libsqladmin.New(libsqladmin.Config{URL: url, AdminKey: key, CAFile: caFile})
 }
 
 // newShard returns the clients of one object shard.
-func newShard(url, adminURL, token, adminKey string) (objcentral.Shard, error) {
-	c, err := hranaclient.New(hranaclient.Config{URL: url, AuthToken: token})
+func newShard(url, adminURL, token, adminKey, caFile string) (objcentral.Shard, error) {
+	c, err := hranaclient.New(hranaclient.Config{URL: url, AuthToken: token, CAFile: caFile})
 	if err != nil {
 		return objcentral.Shard{}, fmt.Errorf("url: %w", err)
 	}
-	admin, err := newAdmin(adminURL, adminKey)
+	admin, err := newAdmin(adminURL, adminKey, caFile)
 	if err != nil {
 		return objcentral.Shard{}, fmt.Errorf("admin_url: %w", err)
 	}

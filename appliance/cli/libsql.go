@@ -48,6 +48,9 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.AuthJWTKeyFile, "auth-jwt-key-file", os.Getenv("SQLD_AUTH_JWT_KEY_FILE"), "file with the Ed25519 public key(s) that sign client JWTs (PEM or base64url); no auth when unset; env SQLD_AUTH_JWT_KEY_FILE")
 	fs.StringVar(&cfg.AuthJWTKey, "auth-jwt-key", os.Getenv("SQLD_AUTH_JWT_KEY"), "the Ed25519 public key itself instead of a file; env SQLD_AUTH_JWT_KEY")
 	fs.StringVar(&cfg.AdminAuthKey, "admin-auth-key", os.Getenv("LIBSQL_ADMIN_AUTH_KEY"), "key required as 'Authorization: Basic <key>' on the admin API; env LIBSQL_ADMIN_AUTH_KEY")
+	fs.BoolVar(&cfg.InsecureNoAuth, "insecure-no-auth", false, "allow a non-loopback listen address without --auth-jwt-key-file (user API) or --admin-auth-key (admin API), on a trusted private network")
+	fs.StringVar(&cfg.TLSCertFile, "tls-cert-file", os.Getenv("SQLD_TLS_CERT_FILE"), "PEM certificate to serve both APIs over TLS (https://, wss://); env SQLD_TLS_CERT_FILE")
+	fs.StringVar(&cfg.TLSKeyFile, "tls-key-file", os.Getenv("SQLD_TLS_KEY_FILE"), "PEM private key of --tls-cert-file; env SQLD_TLS_KEY_FILE")
 	fs.BoolVar(&enableNS, "enable-namespaces", true, "choose the namespace from x-namespace or the Host's first label (sqld's default is false); false sends everything to 'default'")
 	fs.StringVar(&cfg.Synchronous, "synchronous", libsql.DefaultSynchronous, "SQLite synchronous mode: FULL (durable commits) or NORMAL (faster; a power loss may drop the last commits)")
 	fs.StringVar(&maxBody, "max-body-size", "10MiB", "largest request body or WebSocket message")
@@ -87,9 +90,13 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dwk libsql: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "dwk libsql: serving Hrana on http://%s (db path %s)\n", srv.Addr(), cfg.DBPath)
+	scheme := "http"
+	if srv.TLS() {
+		scheme = "https"
+	}
+	fmt.Fprintf(stdout, "dwk libsql: serving Hrana on %s://%s (db path %s)\n", scheme, srv.Addr(), cfg.DBPath)
 	if a := srv.AdminAddr(); a != nil {
-		fmt.Fprintf(stdout, "dwk libsql: admin API on http://%s\n", a)
+		fmt.Fprintf(stdout, "dwk libsql: admin API on %s://%s\n", scheme, a)
 	}
 
 	sigs := make(chan os.Signal, 1)

@@ -149,6 +149,11 @@ type LibSQL struct {
 	AuthToken *Secret `json:"auth_token,omitempty"`
 	// AdminToken is the key sent to AdminURL.
 	AdminToken *Secret `json:"admin_token,omitempty"`
+	// CAFile is a PEM file of the CA certificate(s) that https:// and
+	// wss:// libSQL servers (URL, AdminURL and every object shard) are
+	// checked against, for a server whose CA the system does not trust
+	// (dwk libsql --tls-cert-file). Default: "" (the system's roots).
+	CAFile string `json:"ca_file,omitempty"`
 	// ObjectShards spread per-object databases over more libSQL servers by
 	// rendezvous hash of the object id. Default: none (objects live on URL).
 	ObjectShards []LibSQLShard `json:"object_shards,omitempty"`

@@ -140,6 +140,9 @@ func (c *Config) validateStorage(ps *Problems) {
 			ps.add("storage.libsql", "is required in central mode")
 		} else {
 			checkLibSQL(ps, "storage.libsql", s.LibSQL.URL, s.LibSQL.AdminURL, s.LibSQL.AuthToken, s.LibSQL.AdminToken)
+			if s.LibSQL.CAFile != "" {
+				checkRoots(ps, "storage.libsql.ca_file", s.LibSQL.CAFile)
+			}
 			for i, sh := range s.LibSQL.ObjectShards {
 				checkLibSQL(ps, fmt.Sprintf("storage.libsql.object_shards[%d]", i), sh.URL, sh.AdminURL, sh.AuthToken, sh.AdminToken)
 			}

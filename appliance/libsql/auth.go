@@ -84,6 +84,10 @@ type tokenClaims struct {
 	jwt.RegisteredClaims
 }
 
+// Tokens must carry exp (unlike sqld, which accepts tokens that never
+// expire): a leaked token stops working by itself, and rotating the JWT
+// key (docs/security.md) is bounded by the longest token lifetime.
+
 // jwtLeeway is the clock skew tolerated on exp and nbf, sqld's default.
 const jwtLeeway = 60 * time.Second
 
@@ -143,6 +147,7 @@ func (a *authenticator) authenticateToken(token string, keys []ed25519.PublicKey
 	_, err := jwt.ParseWithClaims(token, &claims,
 		func(*jwt.Token) (any, error) { return set, nil },
 		jwt.WithValidMethods([]string{"EdDSA"}),
+		jwt.WithExpirationRequired(),
 		jwt.WithLeeway(jwtLeeway),
 		jwt.WithTimeFunc(a.now),
 	)
@@ -150,6 +155,8 @@ func (a *authenticator) authenticateToken(token string, keys []ed25519.PublicKey
 	case err == nil:
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return nil, authError(hrana.CodeAuthJWTExpired, "The JWT has expired")
+	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
+		return nil, authError(hrana.CodeAuthJWTInvalid, "The JWT has no exp claim: tokens that never expire are refused; issue one with an expiry")
 	case errors.Is(err, jwt.ErrTokenNotValidYet):
 		return nil, authError(hrana.CodeAuthJWTImmature, "The JWT is immature (not valid yet)")
 	default:

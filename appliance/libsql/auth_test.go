@@ -32,7 +32,18 @@ func pemKey(t testing.TB, pub ed25519.PublicKey) string {
 	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
 }
 
+// sign signs claims, with an exp an hour from now unless claims has one.
 func sign(t testing.TB, priv ed25519.PrivateKey, claims jwt.MapClaims) string {
+	t.Helper()
+	c := jwt.MapClaims{"exp": time.Now().Add(time.Hour).Unix()}
+	for k, v := range claims {
+		c[k] = v
+	}
+	return signExactly(t, priv, c)
+}
+
+// signExactly signs claims as they are.
+func signExactly(t testing.TB, priv ed25519.PrivateKey, claims jwt.MapClaims) string {
 	t.Helper()
 	s, err := jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims).SignedString(priv)
 	if err != nil {
@@ -80,7 +91,11 @@ func TestAuthenticate(t *testing.T) {
 	otherPub, otherPriv := newKey(t)
 	a := authenticator{keys: []ed25519.PublicKey{pub}, now: clock.Now}
 	now := clock.Now()
-	hs, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{}).SignedString([]byte("k"))
+	hour := now.Add(time.Hour).Unix()
+	hs, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"exp": hour}).SignedString([]byte("k"))
+	// HS256 keyed with the server's public key: the classic confusion.
+	hsPub, _ := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"exp": hour}).SignedString([]byte(pub))
+	none, _ := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{"exp": hour}).SignedString(jwt.UnsafeAllowNoneSignatureType)
 
 	tests := []struct {
 		name   string
@@ -101,6 +116,9 @@ func TestAuthenticate(t *testing.T) {
 		{"wrong key", "Bearer " + sign(t, otherPriv, jwt.MapClaims{}), nil, hrana.CodeAuthJWTInvalid, nil},
 		{"namespace key", "Bearer " + sign(t, otherPriv, jwt.MapClaims{}), []ed25519.PublicKey{otherPub}, "", map[string]permission{"x": permWrite}},
 		{"HS256", "Bearer " + hs, nil, hrana.CodeAuthJWTInvalid, nil},
+		{"HS256 keyed with the public key", "Bearer " + hsPub, nil, hrana.CodeAuthJWTInvalid, nil},
+		{"alg none", "Bearer " + none, nil, hrana.CodeAuthJWTInvalid, nil},
+		{"no exp", "Bearer " + signExactly(t, priv, jwt.MapClaims{"a": "rw"}), nil, hrana.CodeAuthJWTInvalid, nil},
 		{"unknown access", "Bearer " + sign(t, priv, jwt.MapClaims{"a": "admin"}), nil, hrana.CodeAuthJWTInvalid, nil},
 		{"garbage", "Bearer abc.def.ghi", nil, hrana.CodeAuthJWTInvalid, nil},
 		{"missing", "", nil, hrana.CodeAuthHeaderNotFound, nil},
@@ -109,6 +127,9 @@ func TestAuthenticate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		p, err := a.authenticateHeader(tt.header, tt.nsKeys)
+		if tt.name == "no exp" && (err == nil || !strings.Contains(err.Message, "no exp claim")) {
+			t.Errorf("no exp: err %v, want it to name the missing exp claim", err)
+		}
 		if tt.code != "" {
 			if err == nil || err.Code != tt.code {
 				t.Errorf("%s: err %v, want %s", tt.name, err, tt.code)
@@ -132,5 +153,36 @@ func TestAuthenticate(t *testing.T) {
 	}
 	if _, err := a.authenticateJWT(nil, nil); err == nil || err.Code != hrana.CodeAuthJWTMissing {
 		t.Errorf("hello without jwt: %v", err)
+	}
+}
+
+// TestJWTKeyRotation: during a rotation the key file holds the old and
+// the new public key and tokens of both work; once the old key is
+// removed, its tokens are refused and the new ones still work.
+func TestJWTKeyRotation(t *testing.T) {
+	clock := newFakeClock()
+	oldPub, oldPriv := newKey(t)
+	newPub, newPriv := newKey(t)
+	oldTok, newTok := "Bearer "+sign(t, oldPriv, nil), "Bearer "+sign(t, newPriv, nil)
+	both, err := ParseJWTKeys(pemKey(t, oldPub) + pemKey(t, newPub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	during := authenticator{keys: both, now: clock.Now}
+	for name, tok := range map[string]string{"old": oldTok, "new": newTok} {
+		if _, err := during.authenticateHeader(tok, nil); err != nil {
+			t.Errorf("during the rotation, the %s key's token: %v", name, err)
+		}
+	}
+	onlyNew, err := ParseJWTKeys(pemKey(t, newPub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := authenticator{keys: onlyNew, now: clock.Now}
+	if _, err := after.authenticateHeader(newTok, nil); err != nil {
+		t.Errorf("after the rotation, the new key's token: %v", err)
+	}
+	if _, err := after.authenticateHeader(oldTok, nil); err == nil || err.Code != hrana.CodeAuthJWTInvalid {
+		t.Errorf("after the rotation, the old key's token: err %v, want %s", err, hrana.CodeAuthJWTInvalid)
 	}
 }

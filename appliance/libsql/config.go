@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"strings"
 	"time"
 )
@@ -36,6 +37,17 @@ type Config struct {
 	// "Authorization: Basic <key>" (sqld's form; "Bearer <key>" is also
 	// accepted). Default: "" (admin API unauthenticated).
 	AdminAuthKey string `json:"admin_auth_key"`
+
+	// InsecureNoAuth lets the user API listen on a non-loopback address
+	// without JWT keys, and the admin API without AdminAuthKey, for a
+	// trusted private network. Default: false (refused).
+	InsecureNoAuth bool `json:"insecure_no_auth"`
+
+	// TLSCertFile and TLSKeyFile, when set, serve the user and admin APIs
+	// over TLS (https:// and wss:// URLs) with this certificate and key
+	// (PEM). Default: "" (plain HTTP).
+	TLSCertFile string `json:"tls_cert_file"`
+	TLSKeyFile  string `json:"tls_key_file"`
 
 	// DisableNamespaces sends every request to the default namespace and
 	// disables namespace creation, like sqld without --enable-namespaces.
@@ -179,8 +191,33 @@ func (c Config) Validate() error {
 	if c.AuthJWTKeyFile != "" && c.AuthJWTKey != "" {
 		errs = append(errs, errors.New("set either the JWT key file or the JWT key, not both"))
 	}
+	if (c.TLSCertFile == "") != (c.TLSKeyFile == "") {
+		errs = append(errs, errors.New("give both the TLS certificate file and the TLS key file, or neither"))
+	}
+	if !c.InsecureNoAuth {
+		if c.AuthJWTKeyFile == "" && c.AuthJWTKey == "" && !loopback(c.HTTPListenAddr) {
+			errs = append(errs, fmt.Errorf("refusing to serve the user API on %s, beyond loopback, to anyone: give --auth-jwt-key-file (or --insecure-no-auth on a trusted private network)", c.HTTPListenAddr))
+		}
+		if c.AdminListenAddr != "" && c.AdminAuthKey == "" && !loopback(c.AdminListenAddr) {
+			errs = append(errs, fmt.Errorf("refusing to serve the admin API on %s, beyond loopback, to anyone: give --admin-auth-key (or --insecure-no-auth on a trusted private network)", c.AdminListenAddr))
+		}
+	}
 	if c.AdminListenAddr != "" && c.AdminListenAddr == c.HTTPListenAddr && !strings.HasSuffix(c.HTTPListenAddr, ":0") {
 		errs = append(errs, fmt.Errorf("admin listen address must differ from the HTTP listen address %s", c.HTTPListenAddr))
 	}
 	return errors.Join(errs...)
+}
+
+// loopback reports whether addr's host is a loopback address or
+// "localhost"; an empty host (every interface) is not.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -2,6 +2,7 @@ package libsql
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -95,12 +96,20 @@ func (s *Server) Open() (err error) {
 	s.streams = newHTTPStreams(s.cfg.Now, s.cfg.StreamIdleTimeout)
 	s.slots = newStreamSlots(s.cfg.MaxStreams)
 
-	if s.httpL, err = net.Listen("tcp", s.cfg.HTTPListenAddr); err != nil {
+	var tlsCfg *tls.Config
+	if s.cfg.TLSCertFile != "" {
+		cert, err := tls.LoadX509KeyPair(s.cfg.TLSCertFile, s.cfg.TLSKeyFile)
+		if err != nil {
+			return fmt.Errorf("TLS certificate: %w", err)
+		}
+		tlsCfg = &tls.Config{MinVersion: tls.VersionTLS12, Certificates: []tls.Certificate{cert}}
+	}
+	if s.httpL, err = listen(s.cfg.HTTPListenAddr, tlsCfg); err != nil {
 		return fmt.Errorf("listen for HTTP on %s: %w", s.cfg.HTTPListenAddr, err)
 	}
 	s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ConnState: s.fresh.hook}
 	if s.cfg.AdminListenAddr != "" {
-		if s.adminL, err = net.Listen("tcp", s.cfg.AdminListenAddr); err != nil {
+		if s.adminL, err = listen(s.cfg.AdminListenAddr, tlsCfg); err != nil {
 			return fmt.Errorf("listen for admin API on %s: %w", s.cfg.AdminListenAddr, err)
 		}
 		s.adminSrv = &http.Server{Handler: s.AdminHandler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, ConnState: s.fresh.hook}
@@ -114,6 +123,18 @@ func (s *Server) Open() (err error) {
 	s.ready.Store(true)
 	return nil
 }
+
+// listen listens on addr, over TLS when c is set.
+func listen(addr string, c *tls.Config) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil || c == nil {
+		return ln, err
+	}
+	return tls.NewListener(ln, c), nil
+}
+
+// TLS reports whether the APIs are served over TLS.
+func (s *Server) TLS() bool { return s.cfg.TLSCertFile != "" }
 
 // abortOpen undoes a failed Open.
 func (s *Server) abortOpen() {

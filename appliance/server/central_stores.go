@@ -54,6 +54,7 @@ func (s *centralStores) D1(name string) (worker.D1Backend, error) {
 	db, err := d1central.Open(d1central.Config{
 		URL:       s.cfg.Storage.LibSQL.URL,
 		AuthToken: s.token,
+		CAFile:    s.cfg.Storage.LibSQL.CAFile,
 		Namespace: namespaces.D1(s.cfg.Fleet.Name, name),
 		CreateNamespace: func(ctx context.Context, ns string) error {
 			if s.admin == nil {

@@ -25,6 +25,10 @@ type Config struct {
 	// HTTPClient sends the requests. Default: a client of its own with
 	// keep-alive connections sized for concurrent use (64 idle per host).
 	HTTPClient *http.Client `json:"-"`
+	// CAFile, when set, is the PEM CA certificate(s) an https:// or
+	// wss:// server's certificate must chain to, instead of the system's
+	// roots (a copy of HTTPClient is made to trust it). Default: "".
+	CAFile string `json:"ca_file"`
 	// Timeout bounds every call that has no earlier deadline in its
 	// context. Default: 10s. Negative: no default deadline.
 	Timeout time.Duration `json:"timeout"`
@@ -80,6 +84,12 @@ func New(cfg Config) (*Client, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = defaultHTTPClient()
+	}
+	if cfg.CAFile != "" {
+		var err error
+		if hc, err = WithCA(hc, cfg.CAFile); err != nil {
+			return nil, err
+		}
 	}
 	timeout := cfg.Timeout
 	if timeout == 0 {

@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // Config configures a Client.
@@ -22,6 +24,9 @@ type Config struct {
 	AdminKey string `json:"admin_key"`
 	// HTTPClient sends the requests. Default: a new http.Client.
 	HTTPClient *http.Client `json:"-"`
+	// CAFile, when set, is the PEM CA an https:// admin API's certificate
+	// must chain to (see hranaclient.TrustCA). Default: "".
+	CAFile string `json:"ca_file"`
 	// Timeout bounds every call without an earlier deadline. Default: 30s
 	// (sqld may take a while to create a namespace).
 	Timeout time.Duration `json:"timeout"`
@@ -58,6 +63,12 @@ func New(cfg Config) (*Client, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = &http.Client{}
+	}
+	if cfg.CAFile != "" {
+		var err error
+		if hc, err = hranaclient.WithCA(hc, cfg.CAFile); err != nil {
+			return nil, err
+		}
 	}
 	timeout := cfg.Timeout
 	if timeout == 0 {

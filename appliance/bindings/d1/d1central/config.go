@@ -30,6 +30,9 @@ type Config struct {
 	URL string
 	// AuthToken is the JWT sent as "Authorization: Bearer". Default: none.
 	AuthToken string
+	// CAFile is the PEM CA an https:// server's certificate must chain
+	// to (hranaclient.TrustCA). Default: "" (the system's roots).
+	CAFile string
 	// Namespace is the libSQL database (sqld namespace) that holds the D1
 	// database, sent in the x-namespace header; see NamespaceFor. Default:
 	// "" (the server's default database, or the one the URL names).

@@ -42,12 +42,18 @@ func Open(cfg Config) (*DB, error) {
 	hc := cfg.HTTPClient
 	if hc == nil {
 		db.own = newTransport()
+		if cfg.CAFile != "" {
+			if err := hranaclient.TrustCA(db.own, cfg.CAFile); err != nil {
+				return nil, fmt.Errorf("d1central: %w", err)
+			}
+		}
 		hc = &http.Client{Transport: db.own}
 	}
 	client, err := hranaclient.New(hranaclient.Config{
 		URL:         cfg.URL,
 		AuthToken:   cfg.AuthToken,
 		Namespace:   cfg.Namespace,
+		CAFile:      caFileUnlessOwn(cfg.CAFile, db.own),
 		HTTPClient:  hc,
 		Timeout:     cfg.Timeout,
 		OnRoundTrip: cfg.OnRoundTrip,
@@ -107,4 +113,13 @@ func (db *DB) enter() error {
 	}
 	db.calls.Add(1)
 	return nil
+}
+
+// caFileUnlessOwn is the CA file for the Hrana client: none when the DB's
+// own transport already trusts it.
+func caFileUnlessOwn(file string, own *http.Transport) string {
+	if own != nil {
+		return ""
+	}
+	return file
 }
