@@ -163,23 +163,39 @@ func PeerFrom(ctx context.Context) (string, bool) {
 	return m, ok && m != ""
 }
 
+// HandshakeError is a failed TLS handshake with a peer: nothing of a
+// request was sent, so it may be retried elsewhere like a dial error.
+type HandshakeError struct {
+	Member, Addr string
+	Err          error
+}
+
+func (e *HandshakeError) Error() string {
+	return fmt.Sprintf("TLS handshake with member %q at %s: %v", e.Member, e.Addr, e.Err)
+}
+
+func (e *HandshakeError) Unwrap() error { return e.Err }
+
 // DialTLS returns a DialTLSContext for an http.Transport: it dials with
-// dial and completes the handshake with the member WithPeer put in the
+// dial and completes the handshake, within timeout (a frozen peer accepts
+// connections but never answers), with the member WithPeer put in the
 // context. A context without one is refused (ErrNoPeer).
-func (id *Identity) DialTLS(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
+func (id *Identity) DialTLS(dial func(ctx context.Context, network, addr string) (net.Conn, error), timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		want, ok := PeerFrom(ctx)
 		if !ok {
-			return nil, fmt.Errorf("%w: dial %s", ErrNoPeer, addr)
+			return nil, &HandshakeError{Addr: addr, Err: ErrNoPeer}
 		}
 		raw, err := dial(ctx, network, addr)
 		if err != nil {
 			return nil, err
 		}
+		hctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
 		c := tls.Client(raw, id.ClientConfig(want))
-		if err := c.HandshakeContext(ctx); err != nil {
+		if err := c.HandshakeContext(hctx); err != nil {
 			raw.Close()
-			return nil, fmt.Errorf("TLS handshake with member %q at %s: %w", want, addr, err)
+			return nil, &HandshakeError{Member: want, Addr: addr, Err: err}
 		}
 		return c, nil
 	}

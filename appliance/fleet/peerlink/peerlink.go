@@ -101,6 +101,20 @@ func Peer(member string) Resolver {
 	return func(*http.Request) (string, bool) { return member, true }
 }
 
+// HandshakeTimeout bounds a TLS handshake with a peer: on a private
+// network it takes milliseconds, and a frozen peer (which the kernel
+// still accepts connections for) must fail fast, as a dial error (nothing
+// was sent), not hold the request until the forward deadline.
+const HandshakeTimeout = 2 * time.Second
+
+// Unsent reports whether err means a request never reached its peer (a
+// failed dial or handshake, or no known member at the address), so that
+// it may be sent elsewhere whatever its method.
+func Unsent(err error) bool {
+	var hs *internaltls.HandshakeError
+	return errors.As(err, &hs) || errors.Is(err, ErrUnknownPeer)
+}
+
 // ErrUnknownPeer: the resolver could not name the member of a request's
 // address.
 var ErrUnknownPeer = errors.New("peerlink: no known member at this address")
@@ -120,7 +134,7 @@ func (l *Link) Transport(base *http.Transport, resolve Resolver) http.RoundTripp
 		if dial == nil {
 			dial = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 		}
-		t.DialTLSContext = l.id.DialTLS(dial)
+		t.DialTLSContext = l.id.DialTLS(dial, HandshakeTimeout)
 		t.ForceAttemptHTTP2 = false
 		rt = &peerTransport{base: rt, id: l.id, resolve: resolve}
 	}

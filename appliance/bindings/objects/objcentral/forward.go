@@ -172,7 +172,7 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	f.log.Warn("forward object request failed", "object", t.id, "holder", t.holder, "err", err)
 	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
+	if errors.As(err, &op) && op.Op == "dial" || peerlink.Unsent(err) {
 		// Nothing reached the holder (it exited or restarts): the front
 		// door may replay the request, which then finds the new holder.
 		protocol.WriteRetry(w)
