@@ -100,8 +100,17 @@ func (t *Transport) resolve(r *http.Request) (string, bool) {
 	return "", false
 }
 
-// RoundTrip implements http.RoundTripper.
-func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) { return t.rt.RoundTrip(r) }
+// RoundTrip implements http.RoundTripper. A request that never reached
+// the member (a failed TLS handshake, an unknown member) fails as a dial
+// error, which the reverse proxy retries on another member whatever the
+// method.
+func (t *Transport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.rt.RoundTrip(r)
+	if err != nil && peerlink.Unsent(err) {
+		return nil, reverseproxy.NewDialError(err)
+	}
+	return resp, err
+}
 
 // TLSEnabled reports whether the link speaks TLS; the scheme is set by
 // the link itself.
