@@ -36,6 +36,9 @@ type Storage struct {
 	// AuthToken is the JWT sent to URL, usually a placeholder like
 	// "{env.DWK_LIBSQL_TOKEN}". Default: none.
 	AuthToken string `json:"auth_token,omitempty"`
+	// CAFile is a PEM CA that an https:// or wss:// URL's certificate
+	// must chain to (storage.libsql.ca_file). Default: the system's roots.
+	CAFile string `json:"ca_file,omitempty"`
 	// Fleet is the fleet's name, which names its coordination database.
 	// Required unless namespace is set.
 	Fleet string `json:"fleet,omitempty"`
@@ -102,7 +105,7 @@ func (s *Storage) Provision(ctx caddy.Context) error {
 		return err
 	}
 	log := ctx.Slogger()
-	conn, err := coordfleet.NewConn(hranaclient.Config{URL: s.URL, AuthToken: s.AuthToken, Namespace: s.namespace()},
+	conn, err := coordfleet.NewConn(hranaclient.Config{URL: s.URL, AuthToken: s.AuthToken, CAFile: s.CAFile, Namespace: s.namespace()},
 		time.Duration(s.Timeout), log)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)

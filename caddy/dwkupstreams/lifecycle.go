@@ -39,7 +39,7 @@ func (u *Upstreams) Provision(ctx caddy.Context) error {
 	if err := u.Validate(); err != nil {
 		return err
 	}
-	conn, err := coordfleet.NewConn(hranaclient.Config{URL: u.URL, AuthToken: u.AuthToken, Namespace: u.namespace()},
+	conn, err := coordfleet.NewConn(hranaclient.Config{URL: u.URL, AuthToken: u.AuthToken, CAFile: u.CAFile, Namespace: u.namespace()},
 		time.Duration(u.Timeout), u.log)
 	if err != nil {
 		return fmt.Errorf("%w: %w", errConfig, err)

@@ -60,6 +60,9 @@ type Upstreams struct {
 	// AuthToken is the JWT sent to URL, usually a placeholder like
 	// "{env.DWK_LIBSQL_TOKEN}". Default: none.
 	AuthToken string `json:"auth_token,omitempty"`
+	// CAFile is a PEM CA that an https:// or wss:// URL's certificate
+	// must chain to (storage.libsql.ca_file). Default: the system's roots.
+	CAFile string `json:"ca_file,omitempty"`
 	// Fleet is the fleet's name, which names its coordination database.
 	// Required unless namespace is set.
 	Fleet string `json:"fleet,omitempty"`

@@ -20,7 +20,7 @@ import (
 func certStorage(cfg *config.Config, o Options, secret, token string, warnings *[]caddyconfig.Warning) json.RawMessage {
 	if cfg.SharedCertificates() {
 		return caddyconfig.JSONModuleObject(dwkstorage.Storage{
-			URL: escapeBraces(cfg.Storage.LibSQL.URL), AuthToken: token, Fleet: cfg.Fleet.Name, Secret: secret,
+			URL: escapeBraces(cfg.Storage.LibSQL.URL), AuthToken: token, CAFile: cfg.Storage.LibSQL.CAFile, Fleet: cfg.Fleet.Name, Secret: secret,
 		}, "module", "dwk", warnings)
 	}
 	dir := o.StorageDir

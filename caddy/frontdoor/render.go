@@ -161,7 +161,7 @@ func fleetProxy(cfg *config.Config, o Options, secret, token string, warnings *[
 		rules[i] = dwkaffinity.Rule{Namespace: r.Namespace, Path: r.Path, Header: r.Header, Query: r.Query}
 	}
 	src := dwkupstreams.Upstreams{
-		URL: escapeBraces(cfg.Storage.LibSQL.URL), AuthToken: token, Fleet: cfg.Fleet.Name,
+		URL: escapeBraces(cfg.Storage.LibSQL.URL), AuthToken: token, CAFile: cfg.Storage.LibSQL.CAFile, Fleet: cfg.Fleet.Name,
 		Address: o.Address, Refresh: caddy.Duration(o.Refresh),
 	}
 	lb := &reverseproxy.LoadBalancing{
