@@ -15,13 +15,13 @@ import (
 // request's own libSQL round trips (server.RoundTripsHeader), and returns
 // the serving member and the round trips to the coordination database and
 // to other databases.
-func incrementCounting(url, name string) (member string, coord, other int64, err error) {
+func incrementCounting(c *http.Client, url, name string) (member string, coord, other int64, err error) {
 	req, err := http.NewRequest(http.MethodPost, url+"/counter/"+name+"/increment", nil)
 	if err != nil {
 		return "", 0, 0, err
 	}
 	req.Header.Set(server.RoundTripsHeader, "1")
-	resp, err := client.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		return "", 0, 0, err
 	}
@@ -50,7 +50,7 @@ func TestHeldLeaseCostsNoCoordination(t *testing.T) {
 	var name string
 	for i := range 50 {
 		n := fmt.Sprintf("rt-%d", i)
-		m, coord, _, err := incrementCounting(r.Public, n)
+		m, coord, _, err := incrementCounting(client, r.Public, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,8 +69,9 @@ func TestHeldLeaseCostsNoCoordination(t *testing.T) {
 	// send it): the held-lease path alone.
 	const n = 200
 	var coord, other int64
+	internal := f.InternalClient()
 	for range n {
-		m, c, o, err := incrementCounting("http://"+r.Internal, name)
+		m, c, o, err := incrementCounting(internal, "http://"+r.Internal, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +89,7 @@ func TestHeldLeaseCostsNoCoordination(t *testing.T) {
 	// lookup of the holder (logged, not enforced).
 	coord, other = 0, 0
 	for range n {
-		_, c, o, err := incrementCounting(r.Public, name)
+		_, c, o, err := incrementCounting(client, r.Public, name)
 		if err != nil {
 			t.Fatal(err)
 		}

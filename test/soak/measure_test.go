@@ -278,10 +278,10 @@ func BenchmarkCoordRoundTrips(b *testing.B) {
 	all := `dwk_coord_round_trips_total{member="` + r.Member + `"}`
 	byRequests := `dwk_request_round_trips_total{member="` + r.Member + `",store="coord"}`
 	allBefore, reqBefore := read(all), read(byRequests)
-	holderCoord, holderOther := countRoundTrips(b, "http://"+r.Internal, name, n)
+	holderCoord, holderOther := countRoundTrips(b, r.Fleet().InternalClient(), "http://"+r.Internal, name, n)
 	background := (read(all) - allBefore) - (read(byRequests) - reqBefore)
 	start := time.Now()
-	doorCoord, doorOther := countRoundTrips(b, r.Public, name, n)
+	doorCoord, doorOther := countRoundTrips(b, benchClient, r.Public, name, n)
 	took := time.Since(start)
 	b.ReportMetric(float64(holderCoord), "coord-round-trips")
 	b.ReportMetric(float64(holderOther), "libsql-round-trips")
@@ -295,7 +295,7 @@ func BenchmarkCoordRoundTrips(b *testing.B) {
 // countRoundTrips increments counter name through url n times, one after
 // the other, and sums the libSQL round trips each request reports: to the
 // coordination database and to others.
-func countRoundTrips(b *testing.B, url, name string, n int) (coord, other int64) {
+func countRoundTrips(b *testing.B, c *http.Client, url, name string, n int) (coord, other int64) {
 	b.Helper()
 	for range n {
 		req, err := http.NewRequest(http.MethodPost, url+"/counter/"+name+"/increment", nil)
@@ -303,7 +303,7 @@ func countRoundTrips(b *testing.B, url, name string, n int) (coord, other int64)
 			b.Fatal(err)
 		}
 		req.Header.Set(server.RoundTripsHeader, "1")
-		resp, err := benchClient.Do(req)
+		resp, err := c.Do(req)
 		if err != nil {
 			b.Fatal(err)
 		}
