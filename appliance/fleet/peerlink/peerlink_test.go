@@ -182,3 +182,48 @@ func readCA(t *testing.T, dir string) internaltls.PEM {
 	}
 	return internaltls.PEM{Cert: c, Key: k}
 }
+
+// TestCARotation follows docs/security.md: every member first trusts a
+// bundle of the old and the new CA, then members get certificates of the
+// new CA one by one (old and new certificates interoperate), then the old
+// CA is dropped from the bundle.
+func TestCARotation(t *testing.T) {
+	oldDir, newDir := t.TempDir(), t.TempDir()
+	olds := pki(t, oldDir, "f", "a", "b")
+	news := pki(t, newDir, "f", "a", "b")
+	bundle := filepath.Join(t.TempDir(), "bundle.pem")
+	oldCA, _ := os.ReadFile(olds["a"].CA)
+	newCA, _ := os.ReadFile(news["a"].CA)
+	write(t, bundle, append(append([]byte{}, oldCA...), newCA...))
+	with := func(f *internaltls.Files, ca string) *internaltls.Files {
+		c := *f
+		c.CA = ca
+		return &c
+	}
+	call := func(from, to *Link, toName string) error {
+		_, err := get(t, from.Transport(nil, Peer(toName)), serve(t, to))
+		return err
+	}
+	// Step 0: a member still trusting only the old CA refuses a new
+	// certificate, which is why the bundle goes out first.
+	if err := call(newLink(t, "a", olds["a"]), newLink(t, "b", news["b"]), "b"); err == nil {
+		t.Fatal("a member trusting only the old CA accepted a certificate of the new one")
+	}
+	// Step 1: the bundle everywhere; a keeps its old certificate, b has a
+	// new one.
+	a, b := newLink(t, "a", with(olds["a"], bundle)), newLink(t, "b", with(news["b"], bundle))
+	if err := call(a, b, "b"); err != nil {
+		t.Errorf("old certificate to new, both trusting the bundle: %v", err)
+	}
+	if err := call(b, a, "a"); err != nil {
+		t.Errorf("new certificate to old, both trusting the bundle: %v", err)
+	}
+	// Step 2: every certificate re-issued, the old CA dropped.
+	a, b = newLink(t, "a", news["a"]), newLink(t, "b", news["b"])
+	if err := call(a, b, "b"); err != nil {
+		t.Errorf("after the rotation: %v", err)
+	}
+	if err := call(newLink(t, "a", with(olds["a"], bundle)), b, "b"); err == nil {
+		t.Error("after the rotation, a certificate of the old CA was accepted")
+	}
+}
