@@ -147,10 +147,15 @@ type schemeTransport struct {
 	scheme string
 }
 
+// The copy is shallow: Request.Clone would copy the Trailer map, which the
+// signed body fills in as it ends, and the trailer would never be sent.
 func (t *schemeTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.URL.Scheme != t.scheme {
-		r = r.Clone(r.Context())
-		r.URL.Scheme = t.scheme
+		r2 := *r
+		u := *r.URL
+		u.Scheme = t.scheme
+		r2.URL = &u
+		r = &r2
 	}
 	return t.base.RoundTrip(r)
 }

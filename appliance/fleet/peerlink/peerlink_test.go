@@ -19,7 +19,7 @@ const secret = "0123456789abcdef0123456789abcdef"
 
 // pki writes a CA and member certificates for fleet into dir and returns
 // their files by member.
-func pki(t *testing.T, dir, fleet string, members ...string) map[string]*internaltls.Files {
+func pki(t testing.TB, dir, fleet string, members ...string) map[string]*internaltls.Files {
 	t.Helper()
 	ca, err := internaltls.NewCA(fleet, internaltls.DefaultValidity)
 	if err != nil {
@@ -42,14 +42,14 @@ func pki(t *testing.T, dir, fleet string, members ...string) map[string]*interna
 	return out
 }
 
-func write(t *testing.T, name string, b []byte) {
+func write(t testing.TB, name string, b []byte) {
 	t.Helper()
 	if err := os.WriteFile(name, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func newLink(t *testing.T, member string, f *internaltls.Files) *Link {
+func newLink(t testing.TB, member string, f *internaltls.Files) *Link {
 	t.Helper()
 	l, err := New(Config{Secret: []byte(secret), Fleet: "f", Member: member, TLS: f})
 	if err != nil {
@@ -67,7 +67,11 @@ func serve(t *testing.T, l *Link) string {
 	}
 	srv := &http.Server{
 		Handler: l.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			b, _ := io.ReadAll(r.Body)
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, "read body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
 			io.WriteString(w, "ok "+string(b))
 		})),
 	}
