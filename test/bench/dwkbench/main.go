@@ -65,6 +65,7 @@ var benches = []bench{
 	{"queue", benchQueue},
 	{"lb", benchLB},
 	{"objects", benchObjects},
+	{"peerlink", benchPeerLink},
 	{"fleet", benchFleet},
 	{"leases", benchLeases},
 	{"alarms", benchAlarmLag},
