@@ -68,6 +68,34 @@ keys() {
   . "$DIR/s3.env"
 }
 
+# b64url: base64url without padding, as JWTs encode their parts.
+b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+
+# libsql_keys: the libSQL credentials, generated once under $DIR/libsql-auth:
+# an Ed25519 key pair whose public half `dwk libsql` checks tokens with, a
+# read-write token signed with the private half (EdDSA, expiring in a year:
+# dwk libsql refuses tokens that never expire), and the admin API key.
+libsql_keys() {
+  local d=$DIR/libsql-auth
+  if [ ! -s "$d/env" ]; then
+    mkdir -p "$d"
+    (
+      umask 077
+      openssl genpkey -algorithm ed25519 -out "$d/jwt-key.pem" 2>/dev/null
+      openssl pkey -in "$d/jwt-key.pem" -pubout -out "$d/jwt-pub.pem"
+      local input exp
+      exp=$(($(date +%s) + 365 * 24 * 3600))
+      input="$(printf '{"alg":"EdDSA","typ":"JWT"}' | b64url).$(printf '{"a":"rw","exp":%d}' "$exp" | b64url)"
+      printf '%s' "$input" >"$d/jwt-input"
+      printf 'LIBSQL_AUTH_TOKEN=%s.%s\nLIBSQL_ADMIN_KEY=%s\n' "$input" \
+        "$(openssl pkeyutl -sign -inkey "$d/jwt-key.pem" -rawin -in "$d/jwt-input" | b64url)" "$(openssl rand -hex 24)" >"$d/env"
+      rm -f "$d/jwt-input"
+    )
+  fi
+  # shellcheck disable=SC1091
+  . "$d/env"
+}
+
 start_libsql() {
   local pidfile=$DIR/libsql.pid log=$DIR/libsql.log
   if alive "$pidfile"; then say "dwk libsql already running (pid $(cat "$pidfile"))"; return; fi
@@ -76,9 +104,10 @@ start_libsql() {
     listening "$p" && die "port $p is taken; pick other ports with DWK_DEMO_LIBSQL_PORT=<port> (it uses that port and the next)"
   done
   mkdir -p "$DIR/libsql"
-  say "starting dwk libsql on 127.0.0.1:$LIBSQL_PORT (admin API on :$LIBSQL_ADMIN_PORT), data in $DIR/libsql"
-  setsid nohup "$DWK" libsql --http-listen-addr "127.0.0.1:$LIBSQL_PORT" --admin-listen-addr "127.0.0.1:$LIBSQL_ADMIN_PORT" \
-    --db-path "$DIR/libsql" >"$log" 2>&1 </dev/null &
+  libsql_keys
+  say "starting dwk libsql on 127.0.0.1:$LIBSQL_PORT (admin API on :$LIBSQL_ADMIN_PORT), data in $DIR/libsql, JWT and admin key required"
+  LIBSQL_ADMIN_AUTH_KEY=$LIBSQL_ADMIN_KEY setsid nohup "$DWK" libsql --http-listen-addr "127.0.0.1:$LIBSQL_PORT" --admin-listen-addr "127.0.0.1:$LIBSQL_ADMIN_PORT" \
+    --auth-jwt-key-file "$DIR/libsql-auth/jwt-pub.pem" --db-path "$DIR/libsql" >"$log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   wait_http "dwk libsql" "http://127.0.0.1:$LIBSQL_PORT/health" "$pidfile" "$log"
 }
@@ -123,9 +152,14 @@ status() {
 
 env_lines() {
   keys
+  libsql_keys
   cat <<EOF
 export TF_VAR_libsql_url=http://127.0.0.1:$LIBSQL_PORT
 export TF_VAR_libsql_admin_url=http://127.0.0.1:$LIBSQL_ADMIN_PORT
+export TF_VAR_libsql_auth_token=$LIBSQL_AUTH_TOKEN
+export TF_VAR_libsql_admin_token=$LIBSQL_ADMIN_KEY
+export DWK_LIBSQL_AUTH_TOKEN=$LIBSQL_AUTH_TOKEN
+export DWK_LIBSQL_ADMIN_TOKEN=$LIBSQL_ADMIN_KEY
 export TF_VAR_s3_endpoint=http://127.0.0.1:$S3_PORT
 export TF_VAR_s3_access_key=$S3_ACCESS_KEY
 export TF_VAR_s3_secret_key=$S3_SECRET_KEY
