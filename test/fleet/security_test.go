@@ -143,3 +143,25 @@ func mustRequest(t *testing.T, method, url string) *http.Request {
 	}
 	return req
 }
+
+// TestPlaintextInternalWarnsAndStillSigns: with internal TLS off and the
+// internal listener beyond loopback, dwk serve warns, and the listener
+// still refuses unsigned requests and serves signed ones.
+func TestPlaintextInternalWarnsAndStillSigns(t *testing.T) {
+	f := fleettest.Start(t, fleettest.Options{Replicas: 1, PlaintextInternal: true, Edit: func(_ int, c *config.Config) {
+		_, port, _ := strings.Cut(c.Listen.Internal, ":")
+		c.Listen.Advertise = c.Listen.Internal
+		c.Listen.Internal = "0.0.0.0:" + port
+	}})
+	r := f.Replicas[0]
+	if out := r.Proc.Output(); !strings.Contains(out, "the internal listener is not on loopback and speaks plain HTTP") {
+		t.Errorf("no warning about the plaintext internal listener in:\n%s", out)
+	}
+	url := "http://" + r.Internal + "/counter/x"
+	if code, _, err := get(url, nil); code != http.StatusUnauthorized || !strings.Contains(err.Error(), "missing signature") {
+		t.Errorf("unsigned: got %d, %v; want 401 missing signature", code, err)
+	}
+	if code, _, err := sendVia(f.InternalClient(), mustRequest(t, "GET", url), nil); code == http.StatusUnauthorized || code >= 500 {
+		t.Errorf("signed: got %d, %v", code, err)
+	}
+}
