@@ -36,6 +36,11 @@ const (
 	// DefaultMaxNonces bounds the nonces remembered for replay detection
 	// (about 100 bytes each).
 	DefaultMaxNonces = 1 << 20
+	// MaxSignedBody is the largest body of declared length whose hash is
+	// signed in the header: the sender reads it into memory, and the
+	// receiver reads and checks it before the handler runs. Larger bodies
+	// and bodies of unknown length stream, checked by their trailer.
+	MaxSignedBody = 64 << 10
 )
 
 // Errors of the package. Verify wraps one of them with the details.
@@ -118,17 +123,22 @@ type sig struct {
 	t     int64
 	nonce string
 	len   int64
+	body  []byte // SHA-256 of a small body signed in the header; nil: none or trailer
 	mac   []byte
 }
 
 func (s sig) header() string {
-	return fmt.Sprintf("%s t=%d n=%s l=%d m=%s", version, s.t, s.nonce, s.len, hex.EncodeToString(s.mac))
+	h := fmt.Sprintf("%s t=%d n=%s l=%d", version, s.t, s.nonce, s.len)
+	if s.body != nil {
+		h += " h=" + hex.EncodeToString(s.body)
+	}
+	return h + " m=" + hex.EncodeToString(s.mac)
 }
 
 func parseSig(h string) (sig, error) {
 	f := strings.Fields(h)
-	if len(f) != 5 || f[0] != version {
-		return sig{}, fmt.Errorf("%w: want %q, got %q", ErrMalformed, version+" t=… n=… l=… m=…", h)
+	if (len(f) != 5 && len(f) != 6) || f[0] != version {
+		return sig{}, fmt.Errorf("%w: want %q, got %q", ErrMalformed, version+" t=… n=… l=… [h=…] m=…", h)
 	}
 	var s sig
 	for _, kv := range f[1:] {
@@ -149,6 +159,11 @@ func parseSig(h string) (sig, error) {
 			if err == nil && s.len < -1 {
 				err = errors.New("negative length")
 			}
+		case "h":
+			s.body, err = hex.DecodeString(v)
+			if err == nil && len(s.body) != sha256.Size {
+				err = fmt.Errorf("body hash is not %d bytes", sha256.Size)
+			}
 		case "m":
 			s.mac, err = hex.DecodeString(v)
 			if err == nil && len(s.mac) != sha256.Size {
@@ -161,6 +176,9 @@ func parseSig(h string) (sig, error) {
 			return sig{}, fmt.Errorf("%w: field %s: %v", ErrMalformed, k, err)
 		}
 	}
+	if s.body != nil && (s.len <= 0 || s.len > MaxSignedBody) {
+		return sig{}, fmt.Errorf("%w: h= with l=%d (want 1–%d)", ErrMalformed, s.len, MaxSignedBody)
+	}
 	if s.nonce == "" || s.mac == nil {
 		return sig{}, fmt.Errorf("%w: %q lacks n= or m=", ErrMalformed, h)
 	}
@@ -170,7 +188,7 @@ func parseSig(h string) (sig, error) {
 // headMAC is the MAC over everything but the body.
 func (a *Auth) headMAC(method, uri string, s sig) []byte {
 	h := hmac.New(sha256.New, a.key)
-	fmt.Fprintf(h, "%s\n%s\n%s\n%d\n%s\n%d", version, method, uri, s.t, s.nonce, s.len)
+	fmt.Fprintf(h, "%s\n%s\n%s\n%d\n%s\n%d\n%x", version, method, uri, s.t, s.nonce, s.len, s.body)
 	return h.Sum(nil)
 }
 

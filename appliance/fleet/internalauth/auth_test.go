@@ -183,11 +183,34 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("replay: got %d %q", code, msg)
 		}
 	})
-	t.Run("body altered", func(t *testing.T) {
+	t.Run("small body altered: refused before the handler", func(t *testing.T) {
 		req := sign(a, "POST", "/x", strings.NewReader("hello"))
-		req.Body = io.NopCloser(io.MultiReader(strings.NewReader("HELLO")))
+		req.Body = io.NopCloser(strings.NewReader("HELLO"))
 		code, msg := send(req)
-		if code != 400 || !strings.Contains(msg, "does not match its signature") {
+		if code != 401 || !strings.Contains(msg, "does not match its signature") {
+			t.Errorf("got %d %q", code, msg)
+		}
+	})
+	t.Run("small body cut short", func(t *testing.T) {
+		req := sign(a, "POST", "/x", strings.NewReader("hello"))
+		req.Body, req.ContentLength = io.NopCloser(strings.NewReader("hell")), 4
+		code, msg := send(req)
+		if code != 401 || !strings.Contains(msg, "4 bytes arrived, not the signed 5") {
+			t.Errorf("got %d %q", code, msg)
+		}
+	})
+	t.Run("streamed body altered: the read fails at its end", func(t *testing.T) {
+		req := sign(a, "POST", "/x", io.MultiReader(strings.NewReader("hello")))
+		signed := req.Body
+		req.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(strings.NewReader("HELLO"), readerFunc(func(p []byte) (int, error) {
+			io.Copy(io.Discard, signed) // ends the signed body, which sets the trailer
+			return 0, io.EOF
+		})), signed}
+		code, msg := send(req)
+		if code != 400 || !strings.Contains(msg, BodyTrailer+" does not match") {
 			t.Errorf("got %d %q", code, msg)
 		}
 	})
@@ -200,7 +223,7 @@ func TestRefusals(t *testing.T) {
 		}
 	})
 	t.Run("body trailer stripped", func(t *testing.T) {
-		req := sign(a, "POST", "/x", strings.NewReader("hello"))
+		req := sign(a, "POST", "/x", io.MultiReader(strings.NewReader("hello")))
 		b, _ := io.ReadAll(req.Body) // sets the trailer, which is then dropped
 		req.Body = io.NopCloser(bytes.NewReader(b))
 		req.ContentLength = int64(len(b))
@@ -287,3 +310,7 @@ func TestNewAndRedaction(t *testing.T) {
 		}
 	}
 }
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

@@ -8,20 +8,24 @@
 // leaked key reveals neither the secret nor the object ids derived from it.
 // A signed request carries
 //
-//	Dwk-Mac: v2 t=<unix ms> n=<nonce, 32 hex> l=<body length or -1> m=<64 hex>
+//	Dwk-Mac: v2 t=<unix ms> n=<nonce, 32 hex> l=<body length or -1> [h=<64 hex>] m=<64 hex>
 //
 // where m is HMAC-SHA256(key) over the method, the request URI (path and
-// raw query, exactly as sent), t, n and l. The body is covered separately
-// so that a request body still streams:
+// raw query, exactly as sent), t, n, l and h. The body is covered in one of
+// two ways:
 //
 //   - l=0: there is no body, and the receiver refuses one;
-//   - otherwise the body's SHA-256 arrives in the trailer Dwk-Body-Mac as
-//     HMAC-SHA256(key, "body", n, sha256(body)), and the receiver's body
-//     reader fails at the end of the body, instead of returning io.EOF,
-//     when the trailer is missing or wrong or the length differs from a
-//     declared l. A handler therefore never sees a complete body that was
-//     not signed; one that acts before reading to the end may act on a
-//     prefix (which, over mTLS, only the signer could have sent).
+//   - a body of declared length up to MaxSignedBody (64 KiB): h is its
+//     SHA-256; the receiver reads and checks it before the handler runs,
+//     so a handler only ever sees the signed bytes;
+//   - a larger body, or one of unknown length (l=-1), streams: its MAC
+//     arrives in the trailer Dwk-Body-Mac as HMAC-SHA256(key, "body", n,
+//     body), and the receiver's body reader fails at the end of the body,
+//     instead of returning io.EOF, when the trailer is missing or wrong or
+//     the length differs from a declared l. A handler that reads such a
+//     body to the end never takes an altered one for complete; one that
+//     acts before the end (a JSON decoder stops at the closing brace) may
+//     act on altered bytes, which over mTLS only the signer could send.
 //
 // The receiver accepts t within Window of its own clock (either side) and
 // remembers each nonce for twice the window; a nonce seen before is a

@@ -1,17 +1,21 @@
 package internalauth
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"io"
 	"net/http"
 )
 
-// Sign returns a copy of r signed for the receiver: the Dwk-Mac header,
-// and for a request with a body, a body that adds the Dwk-Body-Mac
-// trailer as it is read to the end. A body is therefore sent chunked; its
-// declared length travels in the signature and the receiver restores it.
-// r itself is not modified.
+// Sign returns a copy of r signed for the receiver: the Dwk-Mac header;
+// for a body of declared length up to MaxSignedBody, its SHA-256 in the
+// header (the body is read into memory); for a larger body or one of
+// unknown length, a body that adds the Dwk-Body-Mac trailer as it is read
+// to the end (sent chunked; its declared length travels in the signature
+// and the receiver restores it). r's body is consumed; r is not modified
+// otherwise.
 func (a *Auth) Sign(r *http.Request) (*http.Request, error) {
 	var raw [16]byte
 	if _, err := io.ReadFull(a.rand, raw[:]); err != nil {
@@ -19,7 +23,20 @@ func (a *Auth) Sign(r *http.Request) (*http.Request, error) {
 	}
 	out := r.Clone(r.Context())
 	s := sig{t: a.now().UnixMilli(), nonce: hex.EncodeToString(raw[:]), len: 0}
-	if r.Body != nil && r.Body != http.NoBody {
+	if r.Body != nil && r.Body != http.NoBody && r.ContentLength > 0 && r.ContentLength <= MaxSignedBody {
+		b, err := io.ReadAll(io.LimitReader(r.Body, r.ContentLength+1))
+		r.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("internalauth: read the body to sign: %w", err)
+		}
+		if int64(len(b)) != r.ContentLength {
+			return nil, fmt.Errorf("internalauth: body is %d bytes, declared %d", len(b), r.ContentLength)
+		}
+		sum := sha256.Sum256(b)
+		s.len, s.body = r.ContentLength, sum[:]
+		out.Body = io.NopCloser(bytes.NewReader(b))
+		out.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	} else if r.Body != nil && r.Body != http.NoBody {
 		s.len = r.ContentLength
 		if s.len == 0 {
 			s.len = -1 // a non-nil body of unknown length
