@@ -218,9 +218,9 @@ func (s *Server) Run(ctx context.Context) error {
 	if central {
 		// After the internal listener serves: the front door's self
 		// routes (/readyz, /livez, /_dwk/*) go there.
-		// Requests the front door picks this replica for are handed to
-		// the internal listener's handler in process.
-		if fd, err = frontdoor.StartOptions(ctx, s.cfg, frontdoor.Options{App: internal.Handler}); err != nil {
+		// Requests the front door picks this replica for are served in
+		// process (inProcess).
+		if fd, err = frontdoor.StartOptions(ctx, s.cfg, frontdoor.Options{App: s.inProcess(app)}); err != nil {
 			internal.Close()
 			if admin != nil {
 				admin.Close()
@@ -355,6 +355,15 @@ func (s *Server) retryWhenDraining(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// inProcess is what the front door hands this replica's requests to in
+// process: the worker's handler behind the same middleware as the
+// internal listener, without its request MACs (the requests never left
+// the replica) and without the internal endpoints (the front door answers
+// them 404 on the public port).
+func (s *Server) inProcess(app *app) http.Handler {
+	return s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(s.retryWhenDraining(app.handler)))))
 }
 
 // adminTLS wraps the admin listener in TLS with this member's certificate

@@ -1,6 +1,7 @@
 package dwkdirect
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 )
@@ -25,9 +27,10 @@ const (
 )
 
 // newTransport is the forwarder's transport to the members: HTTP/1.1,
-// no compression (bodies pass through as they are), keep-alive.
-func newTransport(dial, response time.Duration) *http.Transport {
-	return &http.Transport{
+// no compression (bodies pass through as they are), keep-alive; over the
+// peer link (signed requests, mutual TLS) when link is set.
+func newTransport(dial, response time.Duration, link *peerlink.Link) http.RoundTripper {
+	base := &http.Transport{
 		DialContext:           (&net.Dialer{Timeout: dial, KeepAlive: 30 * time.Second}).DialContext,
 		MaxIdleConnsPerHost:   maxIdlePerMember,
 		IdleConnTimeout:       idleConnTimeout,
@@ -35,14 +38,24 @@ func newTransport(dial, response time.Duration) *http.Transport {
 		DisableCompression:    true,
 		ForceAttemptHTTP2:     false,
 	}
+	if link == nil {
+		return base
+	}
+	return link.Transport(base, func(r *http.Request) (string, bool) {
+		m, ok := r.Context().Value(memberKey{}).(string)
+		return m, ok
+	})
 }
+
+// memberKey is the context key of the member a forward goes to.
+type memberKey struct{}
 
 // forward sends r to the member at dial once, and relays its answer. When
 // the member answers with a retry answer, or cannot be dialled, r is
 // replayed with retry if its body was kept (or it had none); a member
 // that does not answer in time gets the client a 504.
-func (d *Direct) forward(w http.ResponseWriter, r *http.Request, dial string, t dwkaffinity.Target, retry func(http.ResponseWriter, *http.Request, string) error) error {
-	out := *r
+func (d *Direct) forward(w http.ResponseWriter, r *http.Request, member, dial string, t dwkaffinity.Target, retry func(http.ResponseWriter, *http.Request, string) error) error {
+	out := *r.WithContext(context.WithValue(r.Context(), memberKey{}, member))
 	out.URL = cloneURL(r, dial)
 	out.RequestURI = ""
 	out.Close = false
@@ -175,10 +188,12 @@ func idempotent(method string) bool {
 	return method == http.MethodGet || method == http.MethodHead || method == http.MethodOptions
 }
 
-// isDialError reports whether err happened before anything was sent.
+// isDialError reports whether err happened before anything was sent: a
+// failed dial, or (over the peer link) a failed handshake or an unknown
+// member.
 func isDialError(err error) bool {
 	var op *net.OpError
-	return errors.As(err, &op) && op.Op == "dial"
+	return errors.As(err, &op) && op.Op == "dial" || peerlink.Unsent(err)
 }
 
 // bodyOf is kept when set, else body.

@@ -12,7 +12,9 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp/reverseproxy"
 	"go.uber.org/zap"
 
+	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
+	"github.com/dwk/fleet/caddy/dwktransport"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
 )
 
@@ -73,7 +75,8 @@ type Direct struct {
 	policy    *dwkaffinity.Policy
 	app       *App
 	tunnels   *tunnels
-	transport *http.Transport
+	link      *peerlink.Link    // the peer link, when the proxy uses the dwk transport
+	transport http.RoundTripper // to the members, over link when set
 	fails     *fails
 	log       *zap.Logger
 }
@@ -116,6 +119,9 @@ func (d *Direct) Provision(ctx caddy.Context) error {
 	if d.policy == nil {
 		return fmt.Errorf("%w: proxy must use the dwk selection policy", errConfig)
 	}
+	if t, ok := d.proxy.Transport.(*dwktransport.Transport); ok {
+		d.link = t.Link()
+	}
 	if d.App != "" {
 		if d.app, ok = lookup(d.App); !ok {
 			return fmt.Errorf("%w: no in-process app %q is registered (dwkdirect.Register)", errConfig, d.App)
@@ -134,7 +140,7 @@ func (d *Direct) Provision(ctx caddy.Context) error {
 	if d.ReplayBody == 0 {
 		d.ReplayBody = DefaultReplayBody
 	}
-	d.transport = newTransport(time.Duration(d.DialTimeout), time.Duration(d.ResponseTimeout))
+	d.transport = newTransport(time.Duration(d.DialTimeout), time.Duration(d.ResponseTimeout), d.link)
 	if d.FailDuration <= 0 {
 		d.FailDuration = caddy.Duration(DefaultFailDuration)
 	}
@@ -155,8 +161,8 @@ func (d *Direct) Cleanup() error {
 	if d.tunnels != nil {
 		d.tunnels.shutdown()
 	}
-	if d.transport != nil {
-		d.transport.CloseIdleConnections()
+	if c, ok := d.transport.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
 	}
 	return nil
 }
@@ -215,10 +221,10 @@ func (d *Direct) serve(w http.ResponseWriter, r *http.Request, retry func(http.R
 		return false, nil
 	}
 	if isWebSocketUpgrade(r) {
-		return d.tunnel(w, r, dial, t), nil
+		return d.tunnel(w, r, member, dial, t), nil
 	}
 	if _, upgrade := r.Header["Upgrade"]; upgrade || r.ProtoMajor != 1 {
 		return false, nil
 	}
-	return true, d.forward(w, r, dial, t, retry)
+	return true, d.forward(w, r, member, dial, t, retry)
 }

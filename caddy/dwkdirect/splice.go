@@ -26,6 +26,13 @@ const shutdownWait = time.Second
 
 var buffers = sync.Pool{New: func() any { b := make([]byte, copyBufferSize); return &b }}
 
+// blockingBufferSize is the size of the buffers a copier reads through
+// when it cannot wait for bytes without one (TLS): held while the socket
+// is idle, so small; the TLS connection buffers a record itself.
+const blockingBufferSize = 2 << 10
+
+var blockingBuffers = sync.Pool{New: func() any { b := make([]byte, blockingBufferSize); return &b }}
+
 // tunnels are the open tunnels of one handler.
 type tunnels struct {
 	log    *zap.Logger
@@ -101,12 +108,16 @@ func (ts *tunnels) start(t *tunnel) {
 func (ts *tunnels) pump(t *tunnel, src, dst net.Conn, f *frames) {
 	defer t.running.Done()
 	raw := rawConn(src)
+	pool := &buffers
+	if raw == nil {
+		pool = &blockingBuffers
+	}
 	for {
 		n, buf, err := readIdle(src, raw)
 		if n > 0 {
 			f.feed((*buf)[:n])
 			_, werr := dst.Write((*buf)[:n])
-			buffers.Put(buf)
+			pool.Put(buf)
 			if werr != nil {
 				err = werr
 			}
@@ -217,10 +228,10 @@ func rawConn(c net.Conn) syscall.RawConn {
 // bytes are ready when raw is set. io.EOF is returned at the end.
 func readIdle(c net.Conn, raw syscall.RawConn) (int, *[]byte, error) {
 	if raw == nil {
-		buf := buffers.Get().(*[]byte)
+		buf := blockingBuffers.Get().(*[]byte)
 		n, err := c.Read(*buf)
 		if n == 0 {
-			buffers.Put(buf)
+			blockingBuffers.Put(buf)
 			buf = nil
 		}
 		return n, buf, err

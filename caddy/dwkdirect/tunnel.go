@@ -2,11 +2,11 @@ package dwkdirect
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -55,13 +55,14 @@ func isWebSocketUpgrade(r *http.Request) bool {
 		httpguts.HeaderValuesContainsToken(r.Header["Upgrade"], "websocket")
 }
 
-// tunnel dials the member at dial, sends it r and relays its answer. It
-// returns false, having written nothing, when the reverse proxy should
-// take the request instead: the dial or the handshake failed, or the member
-// answered with a retry answer (it is then marked tried).
-func (d *Direct) tunnel(w http.ResponseWriter, r *http.Request, dial string, t dwkaffinity.Target) bool {
+// tunnel dials member at dial (over the peer link when there is one),
+// sends it r and relays its answer. It returns false, having written
+// nothing, when the reverse proxy should take the request instead: the
+// dial or the handshake failed, or the member answered with a retry
+// answer (it is then marked tried).
+func (d *Direct) tunnel(w http.ResponseWriter, r *http.Request, member, dial string, t dwkaffinity.Target) bool {
 	ctx, cancel := context.WithTimeout(r.Context(), time.Duration(d.DialTimeout))
-	back, err := (&net.Dialer{}).DialContext(ctx, "tcp", dial)
+	back, err := d.dial(ctx, member, dial)
 	cancel()
 	if err != nil {
 		d.log.Debug("tunnel dial failed; the reverse proxy takes the request", zap.String("upstream", dial), zap.Error(err))
@@ -74,7 +75,7 @@ func (d *Direct) tunnel(w http.ResponseWriter, r *http.Request, dial string, t d
 		br.Reset(nil)
 		readers.Put(br)
 	}
-	res, err := handshake(back, br, r, t)
+	res, err := d.handshake(back, br, r, dial, t)
 	if err != nil {
 		back.Close()
 		release()
@@ -119,16 +120,25 @@ func (d *Direct) tunnel(w http.ResponseWriter, r *http.Request, dial string, t d
 	return true
 }
 
-// handshake writes r's head to back and reads the member's answer.
-func handshake(back net.Conn, br *bufio.Reader, r *http.Request, t dwkaffinity.Target) (*http.Response, error) {
-	var b bytes.Buffer
-	b.Grow(1024)
-	b.WriteString(r.Method)
-	b.WriteByte(' ')
-	b.WriteString(r.URL.RequestURI())
-	b.WriteString(" HTTP/1.1\r\nHost: ")
-	b.WriteString(r.Host)
-	b.WriteString("\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n")
+// dial connects to member at dial.
+func (d *Direct) dial(ctx context.Context, member, dial string) (net.Conn, error) {
+	var dialer net.Dialer
+	if d.link != nil {
+		return d.link.Dial(ctx, &dialer, member, dial)
+	}
+	return dialer.DialContext(ctx, "tcp", dial)
+}
+
+// handshake writes r's upgrade request to back (signed over the peer
+// link) and reads the member's answer.
+func (d *Direct) handshake(back net.Conn, br *bufio.Reader, r *http.Request, dial string, t dwkaffinity.Target) (*http.Response, error) {
+	out := &http.Request{
+		Method: r.Method,
+		URL:    &url.URL{Scheme: "http", Host: dial, Path: r.URL.Path, RawPath: r.URL.RawPath, RawQuery: r.URL.RawQuery},
+		Proto:  "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Host:   r.Host,
+		Header: make(http.Header, len(r.Header)+6),
+	}
 	exclude := hopHeaders
 	if listed := connectionTokens(r.Header); len(listed) > 0 {
 		exclude = make(map[string]bool, len(hopHeaders)+len(listed))
@@ -139,19 +149,31 @@ func handshake(back net.Conn, br *bufio.Reader, r *http.Request, t dwkaffinity.T
 			exclude[http.CanonicalHeaderKey(k)] = true
 		}
 	}
-	if err := r.Header.WriteSubset(&b, exclude); err != nil {
-		return nil, err
+	for k, v := range r.Header {
+		if !exclude[k] {
+			out.Header[k] = v
+		}
 	}
+	out.Header["Connection"] = []string{"Upgrade"}
+	out.Header["Upgrade"] = []string{"websocket"}
 	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		b.WriteString("X-Forwarded-For: " + ip + "\r\n")
+		out.Header["X-Forwarded-For"] = []string{ip}
 	}
 	proto := "http"
 	if r.TLS != nil {
 		proto = "https"
 	}
-	b.WriteString("X-Forwarded-Proto: " + proto + "\r\nX-Forwarded-Host: " + r.Host + "\r\n")
-	b.WriteString(protocol.ObjectIDHeader + ": " + t.ID.String() + "\r\n\r\n")
-	if _, err := back.Write(b.Bytes()); err != nil {
+	out.Header["X-Forwarded-Proto"] = []string{proto}
+	out.Header["X-Forwarded-Host"] = []string{r.Host}
+	out.Header[protocol.ObjectIDHeader] = []string{t.ID.String()}
+	if d.link != nil {
+		signed, err := d.link.Sign(out.WithContext(r.Context()))
+		if err != nil {
+			return nil, err
+		}
+		out = signed
+	}
+	if err := out.Write(back); err != nil {
 		return nil, err
 	}
 	return http.ReadResponse(br, r)

@@ -46,7 +46,8 @@ type Transport struct {
 	// view names at the upstream's address.
 	Peer string `json:"peer,omitempty"`
 
-	rt http.RoundTripper
+	rt   http.RoundTripper
+	link *peerlink.Link
 }
 
 var (
@@ -85,9 +86,13 @@ func (t *Transport) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return fmt.Errorf("dwk transport: %w", err)
 	}
-	t.rt = link.Transport(t.HTTP.Transport, t.resolve)
+	t.rt, t.link = link.Transport(t.HTTP.Transport, t.resolve), link
 	return nil
 }
+
+// Link is the peer link requests go over, once provisioned; the
+// dwk_direct handler reaches members with it too.
+func (t *Transport) Link() *peerlink.Link { return t.link }
 
 // resolve names the member a request goes to.
 func (t *Transport) resolve(r *http.Request) (string, bool) {

@@ -11,6 +11,7 @@
 package peerlink
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -90,6 +91,21 @@ func (l *Link) Listen(ln net.Listener) net.Listener {
 
 // Handler verifies the MAC of every request before next sees it.
 func (l *Link) Handler(next http.Handler) http.Handler { return l.auth.Middleware(next) }
+
+// Sign returns a copy of r signed for its receiver (package internalauth),
+// for a request written on a connection of the caller's own, such as a
+// WebSocket handshake that is then spliced. r's body is consumed.
+func (l *Link) Sign(r *http.Request) (*http.Request, error) { return l.auth.Sign(r) }
+
+// Dial connects to member at addr: over mutual TLS, checking that the
+// peer is member, when the link has TLS; else plain TCP. A failed
+// handshake is a *internaltls.HandshakeError (Unsent).
+func (l *Link) Dial(ctx context.Context, d *net.Dialer, member, addr string) (net.Conn, error) {
+	if l.id == nil {
+		return d.DialContext(ctx, "tcp", addr)
+	}
+	return l.id.DialTLS(d.DialContext, HandshakeTimeout)(internaltls.WithPeer(ctx, member), "tcp", addr)
+}
 
 // Resolver names the member a request is for (the member whose internal
 // address its URL holds). ok false: the sender does not know it, and the
