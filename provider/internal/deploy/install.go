@@ -3,6 +3,8 @@ package deploy
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"strings"
@@ -41,6 +43,10 @@ func (d *Deployer) Stage(ctx context.Context, h *Host, a Artifact) error {
 	return nil
 }
 
+// upload puts the artifact on the host and checks its SHA-256 before it
+// is moved into place: with the host's sha256sum, shasum or openssl,
+// whichever it has; with none of them, the file is read back and hashed
+// here. A mismatch removes the upload and fails.
 func (d *Deployer) upload(ctx context.Context, h *Host, a Artifact) error {
 	f, err := os.Open(a.Path)
 	if err != nil {
@@ -49,14 +55,41 @@ func (d *Deployer) upload(ctx context.Context, h *Host, a Artifact) error {
 	defer f.Close()
 	tmp := h.path("bin", ".upload-"+a.ID())
 	dst := h.binary(a)
-	cmd := fmt.Sprintf(
-		"cat > %[1]s && { ! command -v sha256sum >/dev/null || printf '%%s  %%s\\n' %[3]s %[1]s | sha256sum -c --status || { rm -f %[1]s; echo 'upload corrupted: sha256 mismatch' >&2; exit 1; }; } && chmod 0755 %[1]s && mv -f %[1]s %[2]s",
-		quote(tmp), quote(dst), quote(a.SHA256))
 	d.logf(ctx, h, "uploading dwk binary", "artifact", a.Path, "dest", dst)
-	if _, err := h.Target.Run(ctx, cmd, f); err != nil {
+	out, err := h.Target.Run(ctx, fmt.Sprintf("cat > %[1]s && %[2]s", quote(tmp), hashCommand(quote(tmp))), f)
+	if err != nil {
 		return fmt.Errorf("upload %s to %s: %w", a.Path, dst, err)
 	}
+	got := strings.TrimSpace(string(out))
+	if got == noHashTool {
+		d.logf(ctx, h, "the host has no sha256sum, shasum or openssl; reading the upload back to check it")
+		back, err := h.Target.Run(ctx, "cat "+quote(tmp), nil)
+		if err != nil {
+			return fmt.Errorf("read back %s to check it: %w", tmp, err)
+		}
+		sum := sha256.Sum256(back)
+		got = hex.EncodeToString(sum[:])
+	}
+	if !strings.EqualFold(got, a.SHA256) {
+		_, _ = h.Target.Run(ctx, "rm -f "+quote(tmp), nil)
+		return fmt.Errorf("upload %s to %s: corrupted on the way (sha256 %s on the host, %s here); the upload was removed, apply again", a.Path, dst, got, a.SHA256)
+	}
+	if _, err := h.Target.Run(ctx, fmt.Sprintf("chmod 0755 %[1]s && mv -f %[1]s %[2]s", quote(tmp), quote(dst)), nil); err != nil {
+		return fmt.Errorf("install %s: %w", dst, err)
+	}
 	return nil
+}
+
+// noHashTool is what hashCommand prints when the host has no tool.
+const noHashTool = "no-sha256-tool"
+
+// hashCommand prints the SHA-256 (hex) of file with the first tool the
+// host has, or noHashTool.
+func hashCommand(file string) string {
+	return fmt.Sprintf(`if command -v sha256sum >/dev/null 2>&1; then s=$(sha256sum %[1]s); `+
+		`elif command -v shasum >/dev/null 2>&1; then s=$(shasum -a 256 %[1]s); `+
+		`elif command -v openssl >/dev/null 2>&1; then s=$(openssl dgst -sha256 -r %[1]s); `+
+		`else s=%[2]s; fi && echo "${s%%%% *}"`, file, noHashTool)
 }
 
 // activate makes the staged binary and config the active ones, keeping the
