@@ -8,7 +8,6 @@ import (
 
 	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
-	"github.com/dwk/fleet/appliance/server/adminclient"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -99,14 +98,18 @@ func (s *Server) drainMember(a *app, token string) http.Handler {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "no member " + id + " in the fleet"})
 			return
 		}
-		base := adminURL(m)
+		base, client, err := s.peerAdmin(m, token)
+		if err != nil {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"error": err.Error()})
+			return
+		}
 		if base == "" {
 			writeJSON(w, http.StatusConflict, map[string]string{"error": "member " + id + " has no admin listener"})
 			return
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), reportTimeout)
 		defer cancel()
-		if err := (adminclient.Client{Token: token}).Call(ctx, http.MethodPost, base, "/admin/drain", nil); err != nil {
+		if err := client.Call(ctx, http.MethodPost, base, "/admin/drain", nil); err != nil {
 			writeJSON(w, http.StatusBadGateway, map[string]string{"error": err.Error()})
 			return
 		}

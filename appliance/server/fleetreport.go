@@ -12,7 +12,6 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/cron/cronlease"
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/fleet/membership"
-	"github.com/dwk/fleet/appliance/server/adminclient"
 )
 
 // FleetReport is what GET /admin/fleet returns: the fleet as this replica
@@ -161,7 +160,8 @@ func (s *Server) memberReports(ctx context.Context, f *centralFleet, token strin
 	out := make([]MemberReport, len(ms))
 	var wg sync.WaitGroup
 	for i, m := range ms {
-		out[i] = MemberReport{ID: m.ID, State: string(m.State), Version: m.Version, Started: m.Started, Admin: adminURL(m)}
+		base, client, cerr := s.peerAdmin(m, token)
+		out[i] = MemberReport{ID: m.ID, State: string(m.State), Version: m.Version, Started: m.Started, Admin: base}
 		if m.ID == s.member {
 			st := s.Status()
 			out[i].Status = &st
@@ -171,9 +171,13 @@ func (s *Server) memberReports(ctx context.Context, f *centralFleet, token strin
 			out[i].Error = "no admin listener"
 			continue
 		}
+		if cerr != nil {
+			out[i].Error = cerr.Error()
+			continue
+		}
 		wg.Go(func() {
 			var st StatusReport
-			if err := (adminclient.Client{Token: token}).Call(ctx, http.MethodGet, out[i].Admin, "/admin/status", &st); err != nil {
+			if err := client.Call(ctx, http.MethodGet, out[i].Admin, "/admin/status", &st); err != nil {
 				out[i].Error = err.Error()
 				return
 			}

@@ -57,6 +57,7 @@ type Server struct {
 	// live is the open app, for the status report.
 	live atomic.Pointer[app]
 
+	peers     peerAdmins // the client of the peers' admin APIs
 	mu        sync.Mutex
 	addr      net.Addr
 	adminAddr net.Addr

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -163,5 +164,58 @@ func TestPlaintextInternalWarnsAndStillSigns(t *testing.T) {
 	}
 	if code, _, err := sendVia(f.InternalClient(), mustRequest(t, "GET", url), nil); code == http.StatusUnauthorized || code >= 500 {
 		t.Errorf("signed: got %d, %v", code, err)
+	}
+}
+
+// TestFleetReportReachesPeersOverTLS runs two replicas whose admin APIs
+// listen beyond loopback, so over TLS: one replica's fleet report (what
+// the fleet page shows) reaches the other's admin API, trusting the fleet
+// CA, and reads its status.
+func TestFleetReportReachesPeersOverTLS(t *testing.T) {
+	f := fleettest.Start(t, fleettest.Options{Replicas: 2, Edit: func(_ int, c *config.Config) {
+		c.Listen.Admin = "0.0.0.0:0"
+	}})
+	r := f.Replicas[0]
+	tc, err := internaltls.AdminClientConfig(filepath.Join(filepath.Dir(r.Config), "pki", "ca.pem"), f.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: tc}}
+	type report struct {
+		Members []struct {
+			ID, Admin, Error string
+			Status           *struct{ State string }
+		}
+	}
+	var rep report
+	// The member view refreshes every half second: wait until it lists both.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		req := mustRequest(t, "GET", r.Admin+"/admin/fleet")
+		req.Header.Set("Authorization", "Bearer "+fleettest.AdminToken)
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep = report{}
+		err = json.NewDecoder(resp.Body).Decode(&rep)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /admin/fleet: %d, %v", resp.StatusCode, err)
+		}
+		if len(rep.Members) == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d members in the report after 10s, want 2", len(rep.Members))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for _, m := range rep.Members {
+		if m.Error != "" || m.Status == nil {
+			t.Errorf("member %s (admin %s): error %q, status %v", m.ID, m.Admin, m.Error, m.Status)
+		}
+		if m.ID != r.Member && !strings.HasPrefix(m.Admin, "https://") {
+			t.Errorf("peer %s's admin API is %s, want https", m.ID, m.Admin)
+		}
 	}
 }
