@@ -4,14 +4,31 @@ GO ?= go
 BIN := $(CURDIR)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -s -w -X github.com/dwk/fleet/appliance/process/buildinfo.version=$(VERSION)
+# The provider's version, a semver (scripts/provider-version.sh holds the rule):
+# what it reports, where install-provider puts it, what the archives are named.
+PROVIDER_VERSION ?= $(shell ./scripts/provider-version.sh)
+PROVIDER_LDFLAGS := -s -w -X github.com/dwk/fleet/appliance/process/buildinfo.version=$(PROVIDER_VERSION)
+# Where `go install` puts tools (scripts/tools.sh installs goreleaser there).
+GOBIN_DIR := $(shell d=$$($(GO) env GOBIN); [ -n "$$d" ] || d=$$($(GO) env GOPATH | cut -d: -f1)/bin; echo $$d)
 
-.PHONY: all build test test-unit test-race lint demo demo-down bench generate docs-figures soak tools clean
+.PHONY: all build install-provider release-snapshot test test-unit test-race lint demo demo-down bench generate docs-figures soak tools clean
 
 all: build
 
 ## build: the static dwk binary into bin/
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/dwk ./cmd/dwk
+
+## install-provider: the provider (version from scripts/provider-version.sh) into Terraform's and OpenTofu's implied local mirrors, so plain `terraform init` finds source "dwk/dwk"
+install-provider:
+	@test -n "$(PROVIDER_VERSION)" || { echo "error: no provider version; see scripts/provider-version.sh" >&2; exit 1; }
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(PROVIDER_LDFLAGS)' -o $(BIN)/terraform-provider-dwk ./cmd/terraform-provider-dwk
+	@./scripts/install-provider.sh $(BIN)/terraform-provider-dwk $(PROVIDER_VERSION)
+
+## release-snapshot: the registry's release files (zips, SHA256SUMS, manifest) into dist/, unsigned, by goreleaser from .goreleaser.yml (GORELEASER_FLAGS=--single-target for this platform only)
+release-snapshot:
+	@./scripts/tools.sh goreleaser
+	DWK_PROVIDER_VERSION=$(PROVIDER_VERSION) $(GOBIN_DIR)/goreleaser release --snapshot --clean --skip=sign $(GORELEASER_FLAGS)
 
 ## tools: everything the tests need that the repository does not hold (scripts/tools.sh NAME… for some)
 tools:

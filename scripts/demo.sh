@@ -34,7 +34,7 @@ DEMO=$DWK_DEMO_DIR
 EXAMPLE=$ROOT/examples/local
 PORT=${DWK_DEMO_PORT:-8787}
 REPLICAS=3
-PROVIDER_VERSION=0.0.1
+PROVIDER_VERSION=$(scripts/provider-version.sh)
 
 say() { printf '==> %s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -69,15 +69,10 @@ variables() {
 }
 
 # mirror installs the provider where `terraform init` finds it without a
-# network, under both registries' host names (OpenTofu's default is its own).
+# network, under both registries' host names (OpenTofu's default is its own),
+# in the layout `make install-provider` uses for the user's own mirrors.
 mirror() {
-  local os arch
-  os=$(go env GOOS) arch=$(go env GOARCH)
-  for host in registry.terraform.io registry.opentofu.org; do
-    local dir=$DEMO/plugins/$host/dwk/dwk/$PROVIDER_VERSION/${os}_$arch
-    mkdir -p "$dir"
-    cp bin/terraform-provider-dwk "$dir/terraform-provider-dwk_v$PROVIDER_VERSION"
-  done
+  scripts/install-provider.sh bin/terraform-provider-dwk "$PROVIDER_VERSION" "$DEMO/plugins" >/dev/null
   cat >"$DEMO/terraformrc" <<EOF
 provider_installation {
   filesystem_mirror {
@@ -105,8 +100,9 @@ prepare() {
 
   say "building bin/dwk"
   make --no-print-directory -s build
-  say "building bin/terraform-provider-dwk"
-  go build -o bin/terraform-provider-dwk ./cmd/terraform-provider-dwk
+  say "building bin/terraform-provider-dwk $PROVIDER_VERSION"
+  CGO_ENABLED=0 go build -trimpath -ldflags "-X github.com/dwk/fleet/appliance/process/buildinfo.version=$PROVIDER_VERSION" \
+    -o bin/terraform-provider-dwk ./cmd/terraform-provider-dwk
   mirror
 
   scripts/demo-stores.sh start

@@ -6,7 +6,7 @@
 #   scripts/tools.sh                  # everything make test needs
 #   scripts/tools.sh versitygw        # only the named tools (make demo)
 #
-# Tools: node, versitygw, pebble, terraform, sshd, nftables, promtool, chromium, tfplugindocs. terraform
+# Tools: node, versitygw, pebble, terraform, sshd, nftables, promtool, chromium, tfplugindocs, goreleaser. terraform
 # is not installed here (it comes from HashiCorp, not from a registry this
 # project uses); it is only checked. Under CI (CI=true) every tool that
 # cannot be installed is an error, since the tests that need it fail there;
@@ -128,10 +128,19 @@ tool_tfplugindocs() {
   fi
 }
 
-[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables promtool chromium tfplugindocs
+# goreleaser: make release-snapshot builds the registry's release archives (and test/release checks them).
+# v2.15.1: the newest that builds with this toolchain from the module proxy.
+tool_goreleaser() {
+  if [ ! -x "$(gobin)/goreleaser" ]; then
+    say "go install goreleaser@v2.15.1 into $(gobin) (the release builder; several minutes the first time)"
+    GOFLAGS= go install github.com/goreleaser/goreleaser/v2@v2.15.1
+  fi
+}
+
+[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables promtool chromium tfplugindocs goreleaser
 for tool in "$@"; do
   case "$tool" in
-    node | versitygw | pebble | terraform | sshd | nftables | promtool | tfplugindocs) "tool_$tool" ;;
-    *) echo "usage: $0 [node|versitygw|pebble|terraform|sshd|nftables|promtool|tfplugindocs]..." >&2; exit 2 ;;
+    node | versitygw | pebble | terraform | sshd | nftables | promtool | chromium | tfplugindocs | goreleaser) "tool_$tool" ;;
+    *) echo "usage: $0 [node|versitygw|pebble|terraform|sshd|nftables|promtool|chromium|tfplugindocs|goreleaser]..." >&2; exit 2 ;;
   esac
 done

@@ -119,8 +119,15 @@ func checkReplicaLogs(t *testing.T, members []member) {
 	}
 }
 
-// providerVersion is the version the filesystem mirror offers.
-const providerVersion = "0.0.1"
+// providerVersion is the version the filesystem mirror offers, by the
+// rule in scripts/provider-version.sh (the modules' constraints accept it).
+func providerVersion() (string, error) {
+	out, err := exec.Command(filepath.Join(root, "scripts", "provider-version.sh")).Output()
+	if err != nil {
+		return "", fmt.Errorf("scripts/provider-version.sh: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
 
 var mirrorOnce struct {
 	once sync.Once
@@ -137,6 +144,11 @@ func cliConfig(t *testing.T) string {
 	mirrorOnce.once.Do(func() {
 		dir := filepath.Join(shared(t), "plugins")
 		platform := runtime.GOOS + "_" + runtime.GOARCH
+		providerVersion, err := providerVersion()
+		if err != nil {
+			mirrorOnce.err = err
+			return
+		}
 		for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
 			d := filepath.Join(dir, host, "dwk", "dwk", providerVersion, platform)
 			if err := os.MkdirAll(d, 0o755); err != nil {
