@@ -42,6 +42,7 @@ type databaseModel struct {
 	BlockReads  types.Bool           `tfsdk:"block_reads"`
 	BlockWrites types.Bool           `tfsdk:"block_writes"`
 	BlockReason types.String         `tfsdk:"block_reason"`
+	Protected   types.Bool           `tfsdk:"deletion_protection"`
 	LibSQL      *databaseLibSQLModel `tfsdk:"libsql"`
 }
 
@@ -59,7 +60,7 @@ func (r *databaseResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A libSQL database: a namespace on sqld or `dwk libsql`, created and deleted through the admin API " +
 			"(`POST /v1/namespaces/{name}/create`, `DELETE /v1/namespaces/{name}`). Deleting the resource deletes the database " +
-			"and its data. Import an existing database by name: `terraform import dwk_database.x NAME`.",
+			"and its data, unless `deletion_protection` is set. Import an existing database by name: `terraform import dwk_database.x NAME`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The database name.",
@@ -84,6 +85,7 @@ func (r *databaseResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Message added to the errors of blocked statements.",
 				Optional:            true,
 			},
+			"deletion_protection": deletionProtectionAttr("the database and its data"),
 			"libsql": schema.SingleNestedAttribute{
 				MarkdownDescription: "Overrides the provider's libSQL admin connection for this database.",
 				Optional:            true,
@@ -218,6 +220,9 @@ func (r *databaseResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	name := m.Name.ValueString()
+	if refuseDeletion(m.Protected, "dwk_database", name, &resp.Diagnostics) {
+		return
+	}
 	if err := c.Delete(ctx, name); err != nil && !errors.Is(err, libsqladmin.ErrNotFound) {
 		resp.Diagnostics.AddError("Cannot delete database "+name, adminDetail(err))
 	}
@@ -226,6 +231,7 @@ func (r *databaseResource) Delete(ctx context.Context, req resource.DeleteReques
 func (r *databaseResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), false)...)
 }
 
 // adminDetail explains an admin API error with a hint for the usual causes.

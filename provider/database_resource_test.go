@@ -112,6 +112,51 @@ func TestAccDatabase(t *testing.T) {
 	})
 }
 
+// TestAccDatabaseDeletionProtection: a protected database survives destroy,
+// which fails naming the flag, until an apply turns the flag off.
+func TestAccDatabaseDeletionProtection(t *testing.T) {
+	testAccPreCheck(t)
+	srv := libsqlserver.Start(t)
+	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := libsqlserver.Namespace("tfacc")
+	db := func(protected bool) string {
+		return fmt.Sprintf("resource \"dwk_database\" \"db\" {\n  name = %q\n  deletion_protection = %v\n  libsql = { admin_url = %q, admin_token = %q }\n}\n",
+			name, protected, srv.AdminURL, srv.AdminKey)
+	}
+	exists := func(want bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			ok, err := admin.Exists(context.Background(), name)
+			if err != nil || ok != want {
+				return fmt.Errorf("namespace %s exists = %v (%v), want %v", name, ok, err, want)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		CheckDestroy:             func(s *terraform.State) error { return exists(false)(s) },
+		Steps: []resource.TestStep{
+			{Config: db(true), Check: exists(true)},
+			{
+				Config:      db(true),
+				Destroy:     true,
+				ExpectError: errRE("dwk_database "+name+" has deletion_protection = true", "set deletion_protection = false"),
+			},
+			{
+				// Still there; turning protection off is an in-place update.
+				Config: db(false),
+				Check:  exists(true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("dwk_database.db", plancheck.ResourceActionUpdate),
+				}},
+			},
+		},
+	})
+}
+
 func TestAccDatabaseErrors(t *testing.T) {
 	testAccPreCheck(t)
 	srv := libsqlserver.Start(t)

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/provider/internal/deploy"
 	"github.com/dwk/fleet/provider/internal/sshtarget"
 )
@@ -441,8 +442,11 @@ func mergeKnown(planned, prior replicaModel) replicaModel {
 }
 
 func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	_, spec, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
+	state, spec, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
 	if !ok {
+		return
+	}
+	if spec.Mode == config.ModeLocal && refuseDeletion(state.Protected, "dwk_fleet", spec.Name, &resp.Diagnostics) {
 		return
 	}
 	ts := newTargets()

@@ -36,6 +36,7 @@ type fleetModel struct {
 	MinHealthyTime types.String `tfsdk:"min_healthy_time"`
 	AutoRevert     types.Bool   `tfsdk:"auto_revert"`
 	ReadyTimeout   types.String `tfsdk:"ready_timeout"`
+	Protected      types.Bool   `tfsdk:"deletion_protection"`
 	Replicas       types.List   `tfsdk:"replicas"`
 	URLs           types.List   `tfsdk:"urls"`
 }

@@ -3,12 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/deploy"
 )
@@ -85,8 +87,8 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	var prior []replicaModel
 	var priorHosts []*hostSpec
+	var state fleetModel
 	if !req.State.Raw.IsNull() {
-		var state fleetModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		var diags = stateHosts(ctx, &state, &prior, &priorHosts)
 		resp.Diagnostics.Append(diags...)
@@ -117,6 +119,10 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 				fmt.Sprintf("The dwk.json rendered for %s is invalid:\n%v", h.Label(), err))
 		}
 	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	refuseLocalRemoval(&state, priorHosts, spec, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -182,4 +188,28 @@ func setList(ctx context.Context, dst *types.List, rs []replicaModel) diag.Diagn
 	l, diags := replicaList(ctx, rs)
 	*dst = l
 	return diags
+}
+
+// refuseLocalRemoval fails a plan that removes hosts of a local-mode fleet
+// whose state has deletion_protection: removing a host deletes the data in
+// its install directory.
+func refuseLocalRemoval(state *fleetModel, priorHosts []*hostSpec, spec *fleetSpec, diags *diag.Diagnostics) {
+	if !boolValue(state.Protected) || orDefault(state.StorageMode, defaults.StorageMode) != config.ModeLocal {
+		return
+	}
+	kept := map[string]bool{}
+	for _, h := range spec.Hosts {
+		kept[h.Key()] = true
+	}
+	var gone []string
+	for _, h := range priorHosts {
+		if !kept[h.Key()] {
+			gone = append(gone, h.Label())
+		}
+	}
+	if len(gone) > 0 {
+		diags.AddError("dwk_fleet "+spec.Name+" has deletion_protection = true",
+			fmt.Sprintf("Removing %s from hosts would delete the local-mode data there, so it is refused. To remove it, set "+
+				"deletion_protection = false and apply first.", strings.Join(gone, ", ")))
+	}
 }

@@ -290,6 +290,8 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 				MarkdownDescription: "When an update fails, put the previous binary and config back on the hosts already changed. Default: `" + strconv.FormatBool(defaults.AutoRevert) + "`.",
 				Optional:            true, Computed: true, Default: booldefault.StaticBool(defaults.AutoRevert),
 			},
+			"deletion_protection": deletionProtectionAttr("a local-mode fleet's data (`<install_dir>/data` on every host; " +
+				"removing a host from `hosts` is refused too). Central-mode data lives in the stores, which `dwk_database` and `dwk_bucket` guard"),
 			"ready_timeout": durationAttr("How long a started replica may take to answer `/readyz` with 200.", defaults.ReadyTimeout, time.Second),
 			"replicas": schema.ListNestedAttribute{
 				MarkdownDescription: "What each host runs, in the order of `hosts`, as `Read` found it. The plan wants every `state` to be " +

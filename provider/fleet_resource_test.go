@@ -220,23 +220,44 @@ func errRE(parts ...string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
 }
 
-// TestAccFleetLocal deploys two replicas on this machine (address "local").
+// TestAccFleetLocal deploys two replicas on this machine (address "local"),
+// with deletion_protection refusing to remove a host or destroy the fleet
+// until it is turned off.
 func TestAccFleetLocal(t *testing.T) {
 	testAccPreCheck(t)
 	hosts := localHosts(t, 2)
 	artifact := filepath.Join(t.TempDir(), "dwk")
 	copyFile(t, procs.Binary(t), artifact)
+	protected := "  service = \"process\"\n  deletion_protection = true"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		CheckDestroy:             checkGone(hosts),
 		Steps: []resource.TestStep{
 			{
-				Config: fleetConfig("acc-local", artifact, hosts, `  service = "process"`),
+				Config: fleetConfig("acc-local", artifact, hosts, protected),
 				Check: resource.ComposeTestCheckFunc(
 					checkReady(hosts),
 					resource.TestCheckResourceAttr("dwk_fleet.f", "replicas.0.member", "replica-1"),
 					resource.TestCheckResourceAttr("dwk_fleet.f", "replicas.1.state", deploy.StateRunning),
 				),
+			},
+			{
+				// Protected local-mode data: neither removing a host nor
+				// destroying the fleet goes through, and both say why.
+				Config:      fleetConfig("acc-local", artifact, hosts[:1], protected),
+				ExpectError: errRE("dwk_fleet acc-local has deletion_protection = true", "Removing local:"+hosts[1].installDir),
+			},
+			{
+				Config:      fleetConfig("acc-local", artifact, hosts, protected),
+				Destroy:     true,
+				ExpectError: errRE("dwk_fleet acc-local has deletion_protection = true", "set deletion_protection = false"),
+			},
+			{
+				Config: fleetConfig("acc-local", artifact, hosts, `  service = "process"`),
+				Check:  checkReady(hosts),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("dwk_fleet.f", tfjsonpath.New("deletion_protection"), knownvalue.Bool(false)),
+				},
 			},
 			{
 				// Removing a host uninstalls it; the other keeps running untouched.

@@ -48,8 +48,10 @@ module "fleet" {
     admin       = "127.0.0.1:${var.base_port + 10 * i + 2}"
   }]
 
-  force_destroy    = true
-  service          = "process"
-  min_healthy_time = "2s"
-  drain_timeout    = "10s"
+  # A local example: destroy deletes its databases and bucket.
+  deletion_protection = false
+  force_destroy       = true
+  service             = "process"
+  min_healthy_time    = "2s"
+  drain_timeout       = "10s"
 }

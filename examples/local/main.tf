@@ -42,12 +42,13 @@ module "fleet" {
     admin       = "127.0.0.1:${var.base_port + 10 * i + 2}"
   }]
 
-  # The demo is disposable: destroy empties the bucket, replicas run as
-  # plain processes, rollouts do not wait long.
-  force_destroy    = true
-  service          = "process"
-  max_parallel     = 1
-  min_healthy_time = "2s"
-  drain_timeout    = "10s"
-  log_level        = var.log_level
+  # The demo is disposable: destroy deletes the databases and empties the
+  # bucket, replicas run as plain processes, rollouts do not wait long.
+  deletion_protection = false
+  force_destroy       = true
+  service             = "process"
+  max_parallel        = 1
+  min_healthy_time    = "2s"
+  drain_timeout       = "10s"
+  log_level           = var.log_level
 }

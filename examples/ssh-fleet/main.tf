@@ -41,8 +41,9 @@ module "fleet" {
     port     = h.port
   }]
 
-  # Production: keep the blobs when someone runs destroy, roll one replica
-  # at a time and put the old binary back if a replica fails its checks.
+  # Production: keep the databases and the blobs when someone runs destroy
+  # (deletion_protection defaults to true), roll one replica at a time and
+  # put the old binary back if a replica fails its checks.
   force_destroy    = false
   service          = "auto"
   max_parallel     = 1

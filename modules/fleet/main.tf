@@ -25,18 +25,21 @@ locals {
 # Coordination KV: leases, membership, alarms' index, KV namespaces, cron
 # ticks, and the mode marker.
 resource "dwk_database" "coord" {
-  name = provider::dwk::coord_database(var.name)
+  name                = provider::dwk::coord_database(var.name)
+  deletion_protection = var.deletion_protection
 }
 
 # The queue broker.
 resource "dwk_database" "queues" {
-  name = provider::dwk::queues_database(var.name)
+  name                = provider::dwk::queues_database(var.name)
+  deletion_protection = var.deletion_protection
 }
 
 # One database per D1 binding target.
 resource "dwk_database" "d1" {
-  for_each = local.d1
-  name     = provider::dwk::d1_database(var.name, each.key)
+  for_each            = local.d1
+  name                = provider::dwk::d1_database(var.name, each.key)
+  deletion_protection = var.deletion_protection
 }
 
 resource "dwk_bucket" "this" {

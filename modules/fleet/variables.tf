@@ -128,6 +128,13 @@ variable "bucket" {
   }
 }
 
+variable "deletion_protection" {
+  description = "Refuse to destroy the fleet's databases (dwk_database deletion_protection): destroy fails naming the flag until an apply sets it false. Turn it off only for disposable fleets."
+  type        = bool
+  default     = true
+  nullable    = false
+}
+
 variable "force_destroy" {
   description = "Delete the bucket's objects when the fleet is destroyed. Leave false for fleets whose data matters: destroy then fails on a non-empty bucket."
   type        = bool

@@ -66,10 +66,12 @@ module "fleet" {
   affinity_rules = var.affinity_rules
   log_level      = var.log_level
 
-  # Disposable: destroy takes the blobs with the bucket, and nothing waits.
-  force_destroy    = true
-  service          = var.hosts == null ? "process" : "auto"
-  max_parallel     = local.n
-  min_healthy_time = "1s"
-  drain_timeout    = "10s"
+  # Disposable: destroy takes the databases and the blobs with the bucket,
+  # and nothing waits.
+  deletion_protection = false
+  force_destroy       = true
+  service             = var.hosts == null ? "process" : "auto"
+  max_parallel        = local.n
+  min_healthy_time    = "1s"
+  drain_timeout       = "10s"
 }
