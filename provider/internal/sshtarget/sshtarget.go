@@ -35,9 +35,15 @@ type Config struct {
 	Port int
 	// User to log in as.
 	User string
-	// PrivateKey is the client key, PEM (OpenSSH, PKCS#1 or PKCS#8),
-	// unencrypted.
+	// PrivateKey is the client key, PEM (OpenSSH, PKCS#1 or PKCS#8).
+	// Empty: only the agent's keys are offered.
 	PrivateKey string
+	// Passphrase decrypts an encrypted PrivateKey.
+	Passphrase string
+	// Agent offers the keys of the ssh-agent at AgentSocket too.
+	Agent bool
+	// AgentSocket is the agent's socket. Default: $SSH_AUTH_SOCK.
+	AgentSocket string
 	// HostKey is the host's public key in authorized_keys format
 	// ("ssh-ed25519 AAAA… [comment]").
 	HostKey string
@@ -53,6 +59,8 @@ var (
 	ErrAuth = errors.New("SSH authentication failed")
 	// ErrBadKey is a PrivateKey or HostKey that does not parse.
 	ErrBadKey = errors.New("bad SSH key")
+	// ErrNoCredentials is a Config with neither a private key nor an agent.
+	ErrNoCredentials = errors.New("no SSH credentials")
 )
 
 // Target is a connected host. It is safe for concurrent use: each Run is
@@ -61,6 +69,22 @@ type Target struct {
 	name   string
 	client *ssh.Client
 	once   sync.Once
+	// gone is closed when the connection has ended.
+	gone chan struct{}
+}
+
+// errNoSession is a Run that could not open a session: the command did
+// not run (the connection is usually gone).
+var errNoSession = errors.New("open session")
+
+// dead reports whether the connection has ended.
+func (t *Target) dead() bool {
+	select {
+	case <-t.gone:
+		return true
+	default:
+		return false
+	}
 }
 
 var _ deploy.Target = (*Target)(nil)
@@ -79,13 +103,21 @@ func ParseHostKey(s string) (ssh.PublicKey, error) {
 	return nil, fmt.Errorf("%w: host_key is not a public key in authorized_keys format (\"ssh-ed25519 AAAA…\"): %v", ErrBadKey, err)
 }
 
-// ParsePrivateKey parses an unencrypted private key.
-func ParsePrivateKey(s string) (ssh.Signer, error) {
+// ParsePrivateKey parses a private key, decrypting it with passphrase
+// when it is encrypted.
+func ParsePrivateKey(s, passphrase string) (ssh.Signer, error) {
+	if passphrase != "" {
+		signer, err := ssh.ParsePrivateKeyWithPassphrase([]byte(s), []byte(passphrase))
+		if err != nil {
+			return nil, fmt.Errorf("%w: private_key with its passphrase: %v", ErrBadKey, err)
+		}
+		return signer, nil
+	}
 	signer, err := ssh.ParsePrivateKey([]byte(s))
 	if err != nil {
 		var pme *ssh.PassphraseMissingError
 		if errors.As(err, &pme) {
-			return nil, fmt.Errorf("%w: private_key is encrypted; give an unencrypted key", ErrBadKey)
+			return nil, fmt.Errorf("%w: private_key is encrypted; give its passphrase (private_key_passphrase) or load it into ssh-agent", ErrBadKey)
 		}
 		return nil, fmt.Errorf("%w: private_key: %v", ErrBadKey, err)
 	}
@@ -108,10 +140,11 @@ func (c Config) port() int {
 // connection, the host key check (ErrHostKeyMismatch) or authentication
 // (ErrAuth).
 func Dial(ctx context.Context, c Config) (*Target, error) {
-	signer, err := ParsePrivateKey(c.PrivateKey)
+	auth, closeAuth, err := c.auth()
 	if err != nil {
 		return nil, err
 	}
+	defer closeAuth()
 	want, err := ParseHostKey(c.HostKey)
 	if err != nil {
 		return nil, err
@@ -124,7 +157,7 @@ func Dial(ctx context.Context, c Config) (*Target, error) {
 	fixed := ssh.FixedHostKey(want)
 	cfg := &ssh.ClientConfig{
 		User: c.User,
-		Auth: []ssh.AuthMethod{ssh.PublicKeys(signer)},
+		Auth: auth,
 		HostKeyCallback: func(hostname string, remote net.Addr, key ssh.PublicKey) error {
 			if err := fixed(hostname, remote, key); err != nil {
 				mismatch = key
@@ -162,7 +195,12 @@ func Dial(ctx context.Context, c Config) (*Target, error) {
 		return nil, fmt.Errorf("SSH handshake with %s: %w", addr, err)
 	}
 	conn.SetDeadline(time.Time{})
-	return &Target{name: c.Name(), client: ssh.NewClient(sc, chans, reqs)}, nil
+	t := &Target{name: c.Name(), client: ssh.NewClient(sc, chans, reqs), gone: make(chan struct{})}
+	go func() {
+		t.client.Wait()
+		close(t.gone)
+	}()
+	return t, nil
 }
 
 func hostKeyAlgorithms(k ssh.PublicKey) []string {
@@ -177,7 +215,7 @@ func hostKeyAlgorithms(k ssh.PublicKey) []string {
 func (t *Target) Run(ctx context.Context, cmd string, stdin io.Reader) ([]byte, error) {
 	s, err := t.client.NewSession()
 	if err != nil {
-		return nil, fmt.Errorf("%s: open session: %w", t.name, err)
+		return nil, fmt.Errorf("%s: %w: %v", t.name, errNoSession, err)
 	}
 	defer s.Close()
 	var stdout, stderr bytes.Buffer

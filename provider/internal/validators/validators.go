@@ -179,10 +179,7 @@ func SSHPublicKey() validator.String {
 	}}
 }
 
-// SSHPrivateKey accepts an unencrypted PEM private key.
+// SSHPrivateKey accepts a PEM private key, encrypted or not.
 func SSHPrivateKey() validator.String {
-	return check{"an unencrypted SSH private key (PEM)", func(s string) error {
-		_, err := sshtarget.ParsePrivateKey(s)
-		return err
-	}}
+	return check{"an SSH private key (PEM)", sshtarget.CheckPrivateKey}
 }
