@@ -159,11 +159,16 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 		return
 	}
 	d := r.deployer()
+	opCtx, cancel, timeout := opContext(ctx, plan.Timeouts.Create, &resp.Diagnostics)
+	defer cancel()
 	tflog.Info(ctx, "dwk_fleet: creating", map[string]any{"fleet": spec.Name, "hosts": len(hosts)})
-	out, applyErr := d.Apply(ctx, deploy.Plan{
+	out, applyErr := d.Apply(opCtx, deploy.Plan{
 		Artifact: spec.Artifact, Add: hosts, MaxParallel: spec.MaxParallel,
 		MinHealthy: spec.MinHealthy, ReadyTimeout: spec.ReadyTimeout,
 	})
+	obsCtx, cancelObs := observeContext(ctx)
+	defer cancelObs()
+	ended(opCtx, "create", timeout, &resp.Diagnostics)
 	planned, diags := replicasOf(ctx, plan.Replicas)
 	resp.Diagnostics.Append(diags...)
 	replicas := make([]replicaModel, len(hosts))
@@ -171,7 +176,7 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 	for i, dh := range hosts {
 		o := out[dh]
 		installed = installed || o.Installed
-		replicas[i] = spec.replicaAfter(ctx, d, spec.Hosts[i], dh, o, plannedAt(planned, i), nil)
+		replicas[i] = spec.replicaAfter(obsCtx, d, spec.Hosts[i], dh, o, plannedAt(planned, i), nil)
 		if o.Err != nil {
 			hostFailed(&resp.Diagnostics, dh.Name, o.Err)
 		}
@@ -376,7 +381,12 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		"fleet": spec.Name, "add": len(p.Add), "roll": len(p.Roll), "remove": len(p.Remove), "max_parallel": spec.MaxParallel,
 	})
 	d := r.deployer()
-	out, applyErr := d.Apply(ctx, p)
+	opCtx, cancel, timeout := opContext(ctx, plan.Timeouts.Update, &resp.Diagnostics)
+	defer cancel()
+	out, applyErr := d.Apply(opCtx, p)
+	obsCtx, cancelObs := observeContext(ctx)
+	defer cancelObs()
+	ended(opCtx, "update", timeout, &resp.Diagnostics)
 
 	replicas := make([]replicaModel, len(hosts))
 	for i, dh := range hosts {
@@ -390,7 +400,7 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 			}
 			replicas[i] = fillNull(rp)
 		default:
-			replicas[i] = spec.replicaAfter(ctx, d, spec.Hosts[i], dh, o, plannedAt(planned, i), priorOf[i])
+			replicas[i] = spec.replicaAfter(obsCtx, d, spec.Hosts[i], dh, o, plannedAt(planned, i), priorOf[i])
 			if o.Err != nil {
 				hostFailed(&resp.Diagnostics, dh.Name, o.Err)
 			}
@@ -456,6 +466,8 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		return
 	}
 	d := r.deployer()
+	opCtx, cancel, timeout := opContext(ctx, state.Timeouts.Delete, &resp.Diagnostics)
+	defer cancel()
 	errs := make([]error, len(hosts))
 	var wg sync.WaitGroup
 	for i, dh := range hosts {
@@ -463,7 +475,7 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		go func() {
 			defer wg.Done()
 			pr := plannedAt(prior, i)
-			errs[i] = d.Remove(ctx, dh, pr.Service.ValueString())
+			errs[i] = d.Remove(opCtx, dh, pr.Service.ValueString())
 			if errs[i] != nil && pr.State.ValueString() == deploy.StateMissing && !deploy.IsCommandError(errs[i]) {
 				// Never installed (a create that failed before writing
 				// anything) and unreachable: nothing to remove.
@@ -473,6 +485,7 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		}()
 	}
 	wg.Wait()
+	ended(opCtx, "delete", timeout, &resp.Diagnostics)
 	for i, err := range errs {
 		if err != nil {
 			hostFailed(&resp.Diagnostics, hosts[i].Name, err)

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -36,7 +37,8 @@ type fleetModel struct {
 	MinHealthyTime types.String `tfsdk:"min_healthy_time"`
 	AutoRevert     types.Bool   `tfsdk:"auto_revert"`
 	ReadyTimeout   types.String `tfsdk:"ready_timeout"`
-	Protected      types.Bool   `tfsdk:"deletion_protection"`
+	Protected      types.Bool     `tfsdk:"deletion_protection"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 	Replicas       types.List   `tfsdk:"replicas"`
 	URLs           types.List   `tfsdk:"urls"`
 }

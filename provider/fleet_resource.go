@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -75,7 +76,7 @@ func stringMap(desc string) schema.MapAttribute {
 	return schema.MapAttribute{MarkdownDescription: desc, Optional: true, ElementType: types.StringType}
 }
 
-func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A dwk fleet: the `dwk` replicas, deployed to hosts over SSH (or on the machine running Terraform) " +
 			"and rolled on every change.\n\n" +
@@ -92,9 +93,14 @@ func (r *fleetResource) Schema(_ context.Context, _ resource.SchemaRequest, resp
 			"**Read** asks each replica's admin API (`GET /admin/status`, through an SSH `direct-tcpip` channel, so the admin port need not be " +
 			"exposed) for its state, version and config hash, and inspects the install directory: a stopped replica, a changed `dwk.json` or a " +
 			"different binary shows as a change of `replicas` in `terraform plan`, and the next apply repairs it.\n\n" +
+			"Each operation ends by its `timeouts` (default " + defaults.Duration(defaults.OperationTimeout) + " each): a rollout that has not " +
+			"finished fails naming the timeout, and the state records what each host runs at that moment, as it does for an interrupted apply.\n\n" +
 			"**Delete** drains every replica, removes its service (unit or process) and deletes everything it installed, including the install " +
 			"directory and, in local mode, the data in it.\n\n" +
 			"Changing `name` replaces the fleet; everything else, including adding, removing or re-addressing hosts, is an in-place rollout.",
+		Blocks: map[string]schema.Block{
+			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The fleet name.",

@@ -62,6 +62,12 @@ const (
 	SSHPort = 22
 	// SSHUser is the user the provider logs in to SSH hosts as.
 	SSHUser = "root"
+	// OperationTimeout bounds each of dwk_fleet's create, update and
+	// delete unless its timeouts block says otherwise.
+	OperationTimeout = 30 * time.Minute
+	// ObserveTimeout bounds recording what the hosts run after an
+	// operation ended, also when it ended by its timeout or a cancel.
+	ObserveTimeout = 30 * time.Second
 )
 
 // InstallDir is the directory a fleet's replica is installed in on its
