@@ -11,7 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -70,35 +70,24 @@ func newAdminToken() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// attributeGetter is how an apply reads the write-only secret, which
-// only the request's config holds: tfsdk.Config's GetAttribute.
-type attributeGetter interface {
-	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
-}
-
 // beginApply opens Create and Update: the plan, and the spec to apply,
-// where everything is known, with the write-only secret from config and
-// the admin token generated when it is still unknown. ok is false when
-// either failed; diags says why.
-func (r *fleetResource) beginApply(ctx context.Context, src getter, config attributeGetter, diags *diag.Diagnostics) (plan fleetModel, spec *fleetSpec, ok bool) {
+// where everything is known, with the write-only arguments from the
+// configuration. spec.AdminToken is the configured token or "" (Create
+// generates one, Update reads it back from the hosts). ok is false when
+// it failed; diags says why.
+func (r *fleetResource) beginApply(ctx context.Context, src getter, cfg tfsdk.Config, diags *diag.Diagnostics) (plan fleetModel, spec *fleetSpec, ok bool) {
 	if plan, ok = decode[fleetModel](ctx, src, diags); !ok {
 		return plan, nil, false
 	}
-	var secret types.String
-	diags.Append(config.GetAttribute(ctx, path.Root("secret"), &secret)...)
+	sec, known, d := secretsOf(ctx, cfg)
+	diags.Append(d...)
 	if diags.HasError() {
 		return plan, nil, false
 	}
-	if plan.AdminToken.IsUnknown() || plan.AdminToken.IsNull() {
-		tok, err := newAdminToken()
-		if err != nil {
-			diags.AddError("Cannot generate the admin token", err.Error())
-			return plan, nil, false
-		}
-		plan.AdminToken = types.StringValue(tok)
+	if known {
+		spec, known, d = resolve(ctx, &plan, sec, r.data)
+		diags.Append(d...)
 	}
-	spec, known, d := resolve(ctx, &plan, secret, r.data)
-	diags.Append(d...)
 	if !known && !diags.HasError() {
 		diags.AddError("Unknown values at apply", "dwk_fleet got a configuration with unknown values at apply time; this is a bug in the provider.")
 	}
@@ -108,12 +97,16 @@ func (r *fleetResource) beginApply(ctx context.Context, src getter, config attri
 // beginState opens Read and Delete, and Update's side of what is
 // deployed: the state, its spec and its replicas. ok is false when they
 // cannot be had (a decoding error, or a state with unknown values).
-func (r *fleetResource) beginState(ctx context.Context, src getter, diags *diag.Diagnostics) (state fleetModel, spec *fleetSpec, replicas []replicaModel, ok bool) {
+func (r *fleetResource) beginState(ctx context.Context, src getter, private privateGetter, diags *diag.Diagnostics) (state fleetModel, spec *fleetSpec, replicas []replicaModel, ok bool) {
 	if state, ok = decode[fleetModel](ctx, src, diags); !ok {
 		return state, nil, nil, false
 	}
-	spec, known, d := resolve(ctx, &state, types.StringNull(), r.data)
+	spec, known, d := resolve(ctx, &state, nil, r.data)
 	diags.Append(d...)
+	if spec != nil {
+		spec.Salt, d = saltOf(ctx, private)
+		diags.Append(d...)
+	}
 	if diags.HasError() || !known {
 		return state, nil, nil, false
 	}
@@ -152,6 +145,15 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if !ok {
 		return
 	}
+	if spec.AdminToken == "" {
+		tok, err := newAdminToken()
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot generate the admin token", err.Error())
+			return
+		}
+		spec.AdminToken = tok
+	}
+	ensureSalt(ctx, spec, nil, resp.Private, &resp.Diagnostics)
 	ts := newTargets()
 	defer ts.close()
 	hosts, ok := hostsOn(spec, ts, &resp.Diagnostics)
@@ -223,7 +225,7 @@ func (s *fleetSpec) replicaAfter(ctx context.Context, d *deploy.Deployer, h *hos
 	obs := d.Observe(ctx, dh)
 	r.State = types.StringValue(obs.State)
 	r.Version = types.StringValue(obs.Version)
-	r.ConfigHash = types.StringValue(obs.ConfigHash)
+	r.ConfigHash = types.StringValue(s.observedHash(obs))
 	shas := []string{s.Artifact.SHA256}
 	if prior != nil {
 		shas = append(shas, prior.ArtifactSHA256.ValueString())
@@ -246,7 +248,7 @@ func expandSHA(id string, known ...string) string {
 }
 
 func (r *fleetResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	state, spec, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
+	state, spec, prior, ok := r.beginState(ctx, req.State, req.Private, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -277,6 +279,14 @@ func (r *fleetResource) Read(ctx context.Context, req resource.ReadRequest, resp
 		r.Address, r.InstallDir = types.StringValue(h.Address), types.StringValue(h.InstallDir)
 		r.Member, r.URL = types.StringValue(h.Member), types.StringValue(h.URL())
 		o := obs[i]
+		if errors.Is(o.Err, sshtarget.ErrNoCredentials) {
+			// Not refreshed: keep what the last apply recorded.
+			resp.Diagnostics.AddWarning("dwk_fleet: host "+hosts[i].Name+" was not refreshed",
+				fmt.Sprintf("%v. Refresh sees only the state, where hosts[].private_key is never stored: give the provider's "+
+					"ssh.private_key or an ssh-agent to have it checked.", o.Err))
+			replicas[i] = fillNull(r)
+			continue
+		}
 		r.State = types.StringValue(o.State)
 		switch o.State {
 		case deploy.StateUnreachable:
@@ -287,7 +297,7 @@ func (r *fleetResource) Read(ctx context.Context, req resource.ReadRequest, resp
 				missing++
 			}
 			r.Version = types.StringValue(o.Version)
-			r.ConfigHash = types.StringValue(o.ConfigHash)
+			r.ConfigHash = types.StringValue(spec.observedHash(o))
 			r.ArtifactSHA256 = types.StringValue(expandSHA(o.ArtifactID, r.ArtifactSHA256.ValueString(), spec.Artifact.SHA256))
 		}
 		replicas[i] = fillNull(r)
@@ -318,19 +328,39 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	if !ok {
 		return
 	}
-	state, old, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
+	state, old, prior, ok := r.beginState(ctx, req.State, req.Private, &resp.Diagnostics)
 	if !ok {
 		return
 	}
+	ensureSalt(ctx, spec, req.Private, resp.Private, &resp.Diagnostics)
 	planned, diags := replicasOf(ctx, plan.Replicas)
 	resp.Diagnostics.Append(diags...)
 	ts := newTargets()
 	defer ts.close()
-	hosts, ok := hostsOn(spec, ts, &resp.Diagnostics)
+	// The old hosts carry the old credentials: those this apply's
+	// configuration gives for the same host.
+	for _, oh := range old.Hosts {
+		for _, nh := range spec.Hosts {
+			if nh.Key() == oh.Key() {
+				oh.SSH = nh.SSH
+			}
+		}
+	}
+	oldHosts, ok := hostsOn(old, ts, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	oldHosts, ok := hostsOn(old, ts, &resp.Diagnostics)
+	if spec.AdminToken == "" {
+		obsCtx, cancelObs := observeContext(ctx)
+		tok, err := readBackToken(obsCtx, r.deployer(), oldHosts)
+		cancelObs()
+		if err != nil {
+			resp.Diagnostics.AddError("dwk_fleet: cannot read the admin token back", err.Error())
+			return
+		}
+		spec.AdminToken = tok
+	}
+	hosts, ok := hostsOn(spec, ts, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -452,7 +482,7 @@ func mergeKnown(planned, prior replicaModel) replicaModel {
 }
 
 func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	state, spec, prior, ok := r.beginState(ctx, req.State, &resp.Diagnostics)
+	state, spec, prior, ok := r.beginState(ctx, req.State, req.Private, &resp.Diagnostics)
 	if !ok {
 		return
 	}

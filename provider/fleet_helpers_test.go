@@ -166,8 +166,12 @@ func processesIn(dir string) []int {
 // fleetConfig is a dwk_fleet over hosts with artifact. extra holds more
 // top-level attributes; those it sets replace the test defaults
 // (drain_timeout, min_healthy_time, ready_timeout).
+//
+// With SSH hosts it configures the provider's ssh key too: each host's own
+// private_key is write-only, so refresh and destroy use the provider's.
 func fleetConfig(name, artifact string, hosts []testHost, extra string) string {
 	var b strings.Builder
+	b.WriteString(providerSSH(hosts))
 	fmt.Fprintf(&b, "resource \"dwk_fleet\" \"f\" {\n  name     = %q\n  secret   = %q\n  artifact = %q\n", name, testSecret, artifact)
 	for _, d := range [][2]string{{"drain_timeout", "5s"}, {"min_healthy_time", "1s"}, {"ready_timeout", "60s"}} {
 		if !strings.Contains(extra, d[0]+" ") && !strings.Contains(extra, d[0]+"=") {
@@ -180,6 +184,17 @@ func fleetConfig(name, artifact string, hosts []testHost, extra string) string {
 	}
 	b.WriteString("  ]\n}\n")
 	return b.String()
+}
+
+// providerSSH is a provider block with the SSH hosts' client key (sshd
+// gives every host the same one), or "" without SSH hosts.
+func providerSSH(hosts []testHost) string {
+	for _, h := range hosts {
+		if h.ssh != nil {
+			return fmt.Sprintf("provider \"dwk\" {\n  ssh = { private_key = %q, agent = false }\n}\n", h.ssh.PrivateKey)
+		}
+	}
+	return ""
 }
 
 // checkReady checks that every replica answers /readyz with 200 on its

@@ -29,6 +29,7 @@ type fleetModel struct {
 	LeaseTTL       types.String `tfsdk:"lease_ttl"`
 	LogLevel       types.String `tfsdk:"log_level"`
 	AdminToken     types.String `tfsdk:"admin_token"`
+	AdminTokenVer  types.String `tfsdk:"admin_token_version"`
 	Artifact       types.String `tfsdk:"artifact"`
 	ArtifactSHA256 types.String `tfsdk:"artifact_sha256"`
 	Hosts          types.List   `tfsdk:"hosts"`
@@ -49,6 +50,7 @@ type hostModel struct {
 	Port       types.Int64  `tfsdk:"port"`
 	User       types.String `tfsdk:"user"`
 	PrivateKey types.String `tfsdk:"private_key"`
+	Passphrase types.String `tfsdk:"private_key_passphrase"`
 	HostKey    types.String `tfsdk:"host_key"`
 	InstallDir types.String `tfsdk:"install_dir"`
 	Member     types.String `tfsdk:"member"`

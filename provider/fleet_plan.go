@@ -38,10 +38,8 @@ func (r *fleetResource) ValidateConfig(ctx context.Context, req resource.Validat
 		}
 		addr := h.Address.ValueString()
 		if addr != localAddress {
-			if h.PrivateKey.IsNull() {
-				resp.Diagnostics.AddAttributeError(p.AtName("private_key"), "Missing SSH private key",
-					fmt.Sprintf("Host %s is reached over SSH and needs private_key.", addr))
-			}
+			// The key may come from the provider's ssh (or an agent), which
+			// validation cannot see: a missing one fails the dial, saying so.
 			if h.HostKey.IsNull() {
 				resp.Diagnostics.AddAttributeError(p.AtName("host_key"), "Missing SSH host key",
 					fmt.Sprintf("Host %s is reached over SSH and needs host_key, its public host key in authorized_keys format, so that the "+
@@ -80,8 +78,8 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	}
 	var plan fleetModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	var secret types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("secret"), &secret)...)
+	sec, secKnown, diags := secretsOf(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -96,10 +94,18 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if !plan.Name.IsUnknown() {
 		plan.ID = plan.Name
 	}
-	spec, known, diags := resolve(ctx, &plan, secret, r.data)
-	resp.Diagnostics.Append(diags...)
+	var spec *fleetSpec
+	known := secKnown
+	if known {
+		spec, known, diags = resolve(ctx, &plan, sec, r.data)
+		resp.Diagnostics.Append(diags...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
+	}
+	if spec != nil {
+		spec.Salt, diags = saltOf(ctx, req.Private)
+		resp.Diagnostics.Append(diags...)
 	}
 	if !known {
 		plan.Replicas = types.ListUnknown(replicaType)
@@ -156,7 +162,7 @@ func (s *fleetSpec) desiredReplica(h *hostSpec, prior map[string]replicaModel) r
 		ArtifactSHA256: types.StringValue(s.Artifact.SHA256), URL: types.StringValue(h.URL()),
 		ConfigHash: types.StringUnknown(), Version: types.StringUnknown(), Service: types.StringUnknown(),
 	}
-	if s.AdminToken != "" {
+	if s.Salt != "" {
 		r.ConfigHash = types.StringValue(s.configHash(h))
 	}
 	p, had := prior[h.Key()]
@@ -180,7 +186,7 @@ func stateHosts(ctx context.Context, state *fleetModel, replicas *[]replicaModel
 	diags.Append(d...)
 	ports := [3]int64{intOr(state.PublicPort, defaults.PublicPort), intOr(state.InternalPort, defaults.InternalPort), intOr(state.AdminPort, defaults.AdminPort)}
 	*replicas = rs
-	*hosts = resolveHosts(state.Name.ValueString(), hs, ports)
+	*hosts = resolveHosts(state.Name.ValueString(), hs, ports, sshDefaults{})
 	return diags
 }
 

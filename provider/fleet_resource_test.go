@@ -31,14 +31,18 @@ func TestAccFleetSSH(t *testing.T) {
 	artifact := filepath.Join(t.TempDir(), "dwk")
 	copyFile(t, v1, artifact)
 
+	// The admin token is read back from the hosts' dwk.json: it is kept
+	// nowhere else.
 	status := fmt.Sprintf(`
 data "dwk_fleet_status" "s" {
-  admin_urls  = ["http://%s"]
-  hosts       = [{ address = %q, port = %d, private_key = %q, host_key = %q, admin = %q }]
-  admin_token = dwk_fleet.f.admin_token
-  depends_on  = [dwk_fleet.f]
+  hosts = [
+    { address = %q, port = %d, host_key = %q, admin = %q, install_dir = %q },
+    { address = %q, port = %d, host_key = %q, admin = %q, install_dir = %q },
+  ]
+  depends_on = [dwk_fleet.f]
 }
-`, hosts[0].admin, hosts[1].ssh.Address, hosts[1].ssh.Port, hosts[1].ssh.PrivateKey, hosts[1].ssh.HostKey, hosts[1].admin)
+`, hosts[0].ssh.Address, hosts[0].ssh.Port, hosts[0].ssh.HostKey, hosts[0].admin, hosts[0].installDir,
+		hosts[1].ssh.Address, hosts[1].ssh.Port, hosts[1].ssh.HostKey, hosts[1].admin, hosts[1].installDir)
 	cfg := func(extra string) string { return fleetConfig("acc", artifact, hosts, extra) + status }
 	replica := func(i int, attr string) tfjsonpath.Path {
 		return tfjsonpath.New("replicas").AtSliceIndex(i).AtMapKey(attr)

@@ -35,8 +35,12 @@ type fleetSpec struct {
 	DrainTimeout time.Duration
 	LeaseTTL     time.Duration
 	LogLevel     string
-	// AdminToken is "" while it is still to be generated.
-	AdminToken   string
+	// AdminToken is "" until an apply knows it (given, generated, or read
+	// back from the hosts).
+	AdminToken        string
+	AdminTokenVersion string
+	// Salt keys the recorded config hashes; "" before the first apply.
+	Salt         string
 	Artifact     deploy.Artifact
 	Service      string
 	MaxParallel  int
@@ -90,20 +94,21 @@ func (h *hostSpec) URL() string {
 // resolve turns the model into a spec. known is false when a part the
 // spec needs is still unknown (the plan then leaves computed values
 // unknown). The admin token may be unknown; spec.AdminToken is then "".
-func resolve(ctx context.Context, m *fleetModel, secret types.String, data *providerData) (spec *fleetSpec, known bool, diags diag.Diagnostics) {
-	if !fullyKnown(ctx, m.Name, secret, m.StorageMode, m.LibSQL, m.S3, m.Workers, m.AffinityRules,
+func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *providerData) (spec *fleetSpec, known bool, diags diag.Diagnostics) {
+	if !fullyKnown(ctx, m.Name, m.AdminTokenVer, m.StorageMode, m.LibSQL, m.S3, m.Workers, m.AffinityRules,
 		m.PublicPort, m.InternalPort, m.AdminPort, m.DrainTimeout, m.LeaseTTL, m.LogLevel,
 		m.ArtifactSHA256, m.Artifact, m.Hosts, m.Service, m.MaxParallel, m.MinHealthyTime, m.AutoRevert, m.ReadyTimeout) {
 		return nil, false, nil
 	}
+	if sec == nil {
+		sec = &fleetSecrets{}
+	}
 	s := &fleetSpec{
-		Name: m.Name.ValueString(), Secret: secret.ValueString(), Mode: orDefault(m.StorageMode, defaults.StorageMode),
+		Name: m.Name.ValueString(), Secret: sec.Secret, AdminToken: sec.AdminToken, AdminTokenVersion: m.AdminTokenVer.ValueString(),
+		Mode: orDefault(m.StorageMode, defaults.StorageMode),
 		LogLevel: orDefault(m.LogLevel, defaults.LogLevel), Service: orDefault(m.Service, defaults.Service),
 		MaxParallel: int(intOr(m.MaxParallel, defaults.MaxParallel)), AutoRevert: boolValue(m.AutoRevert),
 		Artifact: deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
-	}
-	if !m.AdminToken.IsUnknown() {
-		s.AdminToken = m.AdminToken.ValueString()
 	}
 	for _, d := range []struct {
 		dst  *time.Duration
@@ -126,21 +131,23 @@ func resolve(ctx context.Context, m *fleetModel, secret types.String, data *prov
 
 	var provLibSQL libsqlConn
 	var provS3 s3Conn
+	var provSSH sshDefaults
 	if data != nil {
-		provLibSQL, provS3 = data.libsql, data.s3
+		provLibSQL, provS3, provSSH = data.libsql, data.s3, data.ssh
 	}
 	if s.Mode == config.ModeCentral {
 		var lm libsqlModel
 		if !m.LibSQL.IsNull() {
 			diags.Append(m.LibSQL.As(ctx, &lm, objectAsOptions)...)
 		}
+		lm.AuthToken, lm.AdminToken = stringOrNull(sec.LibSQLAuth), stringOrNull(sec.LibSQLAdmin)
 		c := provLibSQL.with(&lm)
 		s.LibSQL = &config.LibSQL{URL: c.URL, AdminURL: c.AdminURL, AuthToken: secretOrNil(c.AuthToken), AdminToken: secretOrNil(c.AdminToken)}
 		var sm fleetS3Model
 		if !m.S3.IsNull() {
 			diags.Append(m.S3.As(ctx, &sm, objectAsOptions)...)
 		}
-		sc := provS3.with(&s3Model{Endpoint: sm.Endpoint, Region: sm.Region, AccessKey: sm.AccessKey, SecretKey: sm.SecretKey, PathStyle: sm.PathStyle})
+		sc := provS3.with(&s3Model{Endpoint: sm.Endpoint, Region: sm.Region, AccessKey: sm.AccessKey, SecretKey: stringOrNull(sec.S3Secret), PathStyle: sm.PathStyle})
 		s.S3 = &config.S3{Endpoint: sc.Endpoint, Region: sc.Region, Bucket: sm.Bucket.ValueString(),
 			AccessKey: secretOrNil(sc.AccessKey), SecretKey: secretOrNil(sc.SecretKey), PathStyle: sc.PathStyle}
 	}
@@ -167,12 +174,17 @@ func resolve(ctx context.Context, m *fleetModel, secret types.String, data *prov
 	hs, d := hostsOf(ctx, m.Hosts)
 	diags.Append(d...)
 	ports := [3]int64{intOr(m.PublicPort, defaults.PublicPort), intOr(m.InternalPort, defaults.InternalPort), intOr(m.AdminPort, defaults.AdminPort)}
-	s.Hosts = resolveHosts(s.Name, hs, ports)
+	for i := range hs {
+		hk := sec.host(i)
+		hs[i].PrivateKey, hs[i].Passphrase = stringOrNull(hk.PrivateKey), stringOrNull(hk.Passphrase)
+	}
+	s.Hosts = resolveHosts(s.Name, hs, ports, provSSH)
 	return s, true, diags
 }
 
-// resolveHosts applies the per-host defaults.
-func resolveHosts(name string, hs []hostModel, ports [3]int64) []*hostSpec {
+// resolveHosts applies the per-host defaults; a host without a key of
+// its own uses the provider's ssh credentials.
+func resolveHosts(name string, hs []hostModel, ports [3]int64, ssh sshDefaults) []*hostSpec {
 	out := make([]*hostSpec, len(hs))
 	perAddress := map[string]int{}
 	for _, h := range hs {
@@ -188,7 +200,12 @@ func resolveHosts(name string, hs []hostModel, ports [3]int64) []*hostSpec {
 		} else {
 			hs.SSH = sshtarget.Config{
 				Address: hs.Address, Port: int(intOr(h.Port, defaults.SSHPort)), User: orDefault(h.User, defaults.SSHUser),
-				PrivateKey: h.PrivateKey.ValueString(), HostKey: h.HostKey.ValueString(),
+				PrivateKey: pick(h.PrivateKey, ssh.PrivateKey), HostKey: h.HostKey.ValueString(), Agent: ssh.Agent,
+			}
+			if !h.PrivateKey.IsNull() {
+				hs.SSH.Passphrase = h.Passphrase.ValueString()
+			} else {
+				hs.SSH.Passphrase = ssh.Passphrase
 			}
 			hs.Member = orDefault(h.Member, hs.Address)
 		}
@@ -248,8 +265,9 @@ func (s *fleetSpec) deployHost(h *hostSpec, t deploy.Target) (*deploy.Host, erro
 	return dh, nil
 }
 
-// configHash is the hash the replica on h will report.
-func (s *fleetSpec) configHash(h *hostSpec) string { return s.render(h).Hash() }
+// configHash is the config_hash to record for h once it runs this spec
+// ("" before the fleet has a salt).
+func (s *fleetSpec) configHash(h *hostSpec) string { return s.recordedHash(s.render(h)) }
 
 func orDefault(v types.String, def string) string {
 	if v.IsNull() || v.IsUnknown() || v.ValueString() == "" {

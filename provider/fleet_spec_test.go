@@ -16,7 +16,7 @@ func TestResolveHostsDefaults(t *testing.T) {
 		{Address: types.StringValue("10.0.0.5")},
 		{Address: types.StringValue("local"), InstallDir: types.StringValue("/srv/a")},
 		{Address: types.StringValue("local"), InstallDir: types.StringValue("/srv/b"), Member: types.StringValue("b"), Public: types.StringValue("127.0.0.1:9000")},
-	}, [3]int64{8787, 8788, 8789})
+	}, [3]int64{8787, 8788, 8789}, sshDefaults{})
 	got := []string{}
 	for _, h := range hs {
 		got = append(got, strings.Join([]string{h.Member, h.InstallDir, h.Public, h.Advertise, h.Admin, h.Unit, h.URL(), h.Label()}, " "))
@@ -34,8 +34,8 @@ func TestResolveHostsDefaults(t *testing.T) {
 }
 
 func TestRenderLocalAndCentral(t *testing.T) {
-	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789})[0]
-	s := &fleetSpec{Name: "prod", Mode: "local", AdminToken: "tok", DrainTimeout: 30e9, LeaseTTL: 10e9, LogLevel: "info"}
+	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
+	s := &fleetSpec{Name: "prod", Mode: "local", AdminToken: "tok", DrainTimeout: 30e9, LeaseTTL: 10e9, LogLevel: "info", Salt: "salt-1"}
 	c := s.render(h)
 	if c.Storage.DataDir != "/opt/dwk/prod/data" || c.Listen.Internal != "" || c.Storage.LibSQL != nil {
 		t.Errorf("local render: %+v", c)
@@ -63,11 +63,38 @@ func TestRenderLocalAndCentral(t *testing.T) {
 	if s.configHash(h) == s2.configHash(h) {
 		t.Error("changing the write-only secret does not change the config hash, so it would not roll the fleet")
 	}
+	// Salted: the same config hashes differently in another fleet, and
+	// never to dwk's own (unsalted) hash of it.
+	s3 := *s
+	s3.Salt = "salt-2"
+	if s.configHash(h) == s3.configHash(h) || s.configHash(h) == s.render(h).Hash() {
+		t.Error("the config hash does not depend on the fleet's salt")
+	}
+	// The admin token is left out (a plan cannot know a generated one);
+	// admin_token_version stands for it.
+	s4 := *s
+	s4.AdminToken = "other-token"
+	if s.configHash(h) != s4.configHash(h) {
+		t.Error("the admin token changes the config hash; a plan without it would always differ")
+	}
+	s4.AdminTokenVersion = "2"
+	if s.configHash(h) == s4.configHash(h) {
+		t.Error("admin_token_version does not change the config hash, so it would not roll the fleet")
+	}
+	// What Observe reads back hashes as the spec does, whatever token the host holds.
+	file := s4.render(h)
+	file.Admin.Token = config.Literal("token-on-the-host")
+	if got := s4.observedHash(deploy.Observation{File: file, Reported: file.Hash()}); got != s4.configHash(h) {
+		t.Errorf("observed hash %q, want the spec's %q", got, s4.configHash(h))
+	}
+	if got := s4.observedHash(deploy.Observation{File: file, Reported: "older"}); got != restartPending {
+		t.Errorf("a replica running another config than its dwk.json: %q, want %q", got, restartPending)
+	}
 }
 
 func TestDesiredReplica(t *testing.T) {
-	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789})[0]
-	s := &fleetSpec{Name: "prod", Mode: "local", AdminToken: "tok", Service: deploy.ServiceAuto, Artifact: deploy.Artifact{SHA256: "aaaa"}}
+	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
+	s := &fleetSpec{Name: "prod", Mode: "local", AdminToken: "tok", Service: deploy.ServiceAuto, Artifact: deploy.Artifact{SHA256: "aaaa"}, Salt: "salt"}
 	prior := replicaModel{
 		State: types.StringValue("running"), Version: types.StringValue("v1"), Service: types.StringValue("process"),
 		ArtifactSHA256: types.StringValue("aaaa"), ConfigHash: types.StringValue(s.configHash(h)),
@@ -83,9 +110,9 @@ func TestDesiredReplica(t *testing.T) {
 	if r := s.desiredReplica(h, nil); !r.Service.IsUnknown() || !r.Version.IsUnknown() {
 		t.Errorf("new host with service auto: %+v", r)
 	}
-	s.AdminToken = ""
+	s.Salt = ""
 	if r := s.desiredReplica(h, nil); !r.ConfigHash.IsUnknown() {
-		t.Errorf("hash known before the admin token is generated: %v", r.ConfigHash)
+		t.Errorf("hash known before the fleet has its salt: %v", r.ConfigHash)
 	}
 }
 

@@ -21,9 +21,18 @@ import (
 
 // fleetStatusDataSource is dwk_fleet_status: the members of a fleet as
 // their admin APIs report them.
-type fleetStatusDataSource struct{}
+type fleetStatusDataSource struct {
+	data *providerData
+}
 
-var _ datasource.DataSource = (*fleetStatusDataSource)(nil)
+var (
+	_ datasource.DataSource              = (*fleetStatusDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*fleetStatusDataSource)(nil)
+)
+
+func (d *fleetStatusDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, _ *datasource.ConfigureResponse) {
+	d.data = configuredData(req.ProviderData)
+}
 
 // NewFleetStatusDataSource returns dwk_fleet_status.
 func NewFleetStatusDataSource() datasource.DataSource { return &fleetStatusDataSource{} }
@@ -47,6 +56,7 @@ type statusHostModel struct {
 	PrivateKey types.String `tfsdk:"private_key"`
 	HostKey    types.String `tfsdk:"host_key"`
 	Admin      types.String `tfsdk:"admin"`
+	InstallDir types.String `tfsdk:"install_dir"`
 }
 
 type statusMemberModel struct {
@@ -87,14 +97,16 @@ func (d *fleetStatusDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 					"address":     schema.StringAttribute{MarkdownDescription: "SSH host name or IP.", Required: true, Validators: []validator.String{validators.HostAddress()}},
 					"port":        schema.Int64Attribute{MarkdownDescription: "SSH port. Default: `" + itoa(defaults.SSHPort) + "`.", Optional: true, Validators: []validator.Int64{int64validator.Between(1, 65535)}},
 					"user":        schema.StringAttribute{MarkdownDescription: "SSH user. Default: `\"" + defaults.SSHUser + "\"`.", Optional: true},
-					"private_key": schema.StringAttribute{MarkdownDescription: "SSH private key (PEM). Sensitive.", Required: true, Sensitive: true, Validators: []validator.String{validators.SSHPrivateKey()}},
+					"private_key": schema.StringAttribute{MarkdownDescription: "SSH private key (PEM). A data source's arguments are stored in the state: leave this unset and give the provider's `ssh` credentials (or an ssh-agent) instead. Default: the provider's.", Optional: true, Sensitive: true, Validators: []validator.String{validators.SSHPrivateKey()}},
 					"host_key":    schema.StringAttribute{MarkdownDescription: "The host's public key, authorized_keys format.", Required: true, Validators: []validator.String{validators.SSHPublicKey()}},
 					"admin":       schema.StringAttribute{MarkdownDescription: "Admin listen address on the host. Default: `\"" + defaultAdmin + "\"`.", Optional: true, Validators: []validator.String{validators.ListenAddress()}},
+					"install_dir": schema.StringAttribute{MarkdownDescription: "The replica's install directory (`dwk_fleet`'s `hosts[].install_dir`): without `admin_token`, the token is read back from its `dwk.json`.", Optional: true, Validators: []validator.String{validators.AbsPath()}},
 				}},
 			},
 			"admin_token": schema.StringAttribute{
-				MarkdownDescription: "Admin token (`dwk_fleet.<name>.admin_token`). Sensitive.",
-				Required:            true, Sensitive: true,
+				MarkdownDescription: "Admin token. Stored in the state like every data source argument, so leave it unset for hosts with " +
+					"`install_dir`: the token is then read back from the host's `dwk.json` (`dwk_fleet` keeps it nowhere else). Required for `admin_urls`.",
+				Optional: true, Sensitive: true,
 			},
 			"members": schema.ListNestedAttribute{
 				MarkdownDescription: "One element per admin URL, then per host, in order.",
@@ -127,6 +139,14 @@ func (d *fleetStatusDataSource) Read(ctx context.Context, req datasource.ReadReq
 		resp.Diagnostics.AddError("Nothing to ask", "Give admin_urls, hosts, or both.")
 		return
 	}
+	if len(m.AdminURLs) > 0 && m.AdminToken.ValueString() == "" {
+		resp.Diagnostics.AddError("Missing admin_token", "admin_urls are asked directly, which needs admin_token; hosts with install_dir read it back.")
+		return
+	}
+	var ssh sshDefaults
+	if d.data != nil {
+		ssh = d.data.ssh
+	}
 	type probe struct {
 		endpoint string
 		host     *deploy.Host
@@ -144,12 +164,12 @@ func (d *fleetStatusDataSource) Read(ctx context.Context, req datasource.ReadReq
 	for _, h := range m.Hosts {
 		cfg := sshtarget.Config{
 			Address: h.Address.ValueString(), Port: int(intOr(h.Port, defaults.SSHPort)), User: orDefault(h.User, defaults.SSHUser),
-			PrivateKey: h.PrivateKey.ValueString(), HostKey: h.HostKey.ValueString(),
+			PrivateKey: pick(h.PrivateKey, ssh.PrivateKey), Passphrase: ssh.Passphrase, HostKey: h.HostKey.ValueString(), Agent: ssh.Agent,
 		}
 		t := sshtarget.NewLazy(cfg)
 		admin := deploy.DialAddr(orDefault(h.Admin, defaultAdmin))
 		probes = append(probes, probe{endpoint: cfg.Name(), closer: t.Close,
-			host: &deploy.Host{Name: cfg.Name(), Target: t, AdminAddr: admin, AdminToken: m.AdminToken.ValueString()}})
+			host: &deploy.Host{Name: cfg.Name(), Target: t, AdminAddr: admin, AdminToken: m.AdminToken.ValueString(), InstallDir: h.InstallDir.ValueString()}})
 	}
 	members := make([]statusMemberModel, len(probes))
 	dep := deploy.New()
@@ -163,6 +183,11 @@ func (d *fleetStatusDataSource) Read(ctx context.Context, req datasource.ReadReq
 			}
 			cctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			defer cancel()
+			if p.host.AdminToken == "" && p.host.InstallDir != "" {
+				hc := *p.host
+				hc.AdminToken = adminTokenOf(dep.Observe(cctx, p.host))
+				p.host = &hc
+			}
 			r, err := dep.Status(cctx, p.host)
 			mm := statusMemberModel{Endpoint: types.StringValue(p.endpoint), Error: types.StringValue("")}
 			if err != nil {

@@ -55,6 +55,7 @@ func New(version string) func() provider.Provider {
 type providerModel struct {
 	LibSQL *libsqlModel `tfsdk:"libsql"`
 	S3     *s3Model     `tfsdk:"s3"`
+	SSH    *sshModel    `tfsdk:"ssh"`
 }
 
 // providerData is what resources and data sources get from Configure: the
@@ -62,6 +63,7 @@ type providerModel struct {
 type providerData struct {
 	libsql libsqlConn
 	s3     s3Conn
+	ssh    sshDefaults
 }
 
 func (p *dwkProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -102,6 +104,7 @@ func (p *dwkProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 					},
 				},
 			},
+			"ssh": sshSchema(),
 			"s3": schema.SingleNestedAttribute{
 				MarkdownDescription: "Default S3-compatible object store (AWS S3, R2, MinIO, versitygw, ...).",
 				Optional:            true,
@@ -139,7 +142,7 @@ func (p *dwkProvider) Configure(ctx context.Context, req provider.ConfigureReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	data := &providerData{libsql: libsqlFromEnv().with(m.LibSQL), s3: s3FromEnv().with(m.S3)}
+	data := &providerData{libsql: libsqlFromEnv().with(m.LibSQL), s3: s3FromEnv().with(m.S3), ssh: sshFromEnv().with(m.SSH)}
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

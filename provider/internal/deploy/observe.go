@@ -33,6 +33,12 @@ type Observation struct {
 	// ArtifactID is the content id (sha256[:12]) of the binary `current`
 	// points at, "" when there is none.
 	ArtifactID string
+	// File is dwk.json as the host holds it, nil when there is none or it
+	// does not parse.
+	File *config.Config
+	// Reported is the config hash the running replica reported, "" when
+	// it did not answer.
+	Reported string
 	// Err explains StateUnreachable and StateStopped.
 	Err error
 }
@@ -76,17 +82,23 @@ cat "$d/dwk.json" 2>/dev/null; true`, quote(h.InstallDir), markerFile, fileSepar
 	fileHash := ""
 	if strings.TrimSpace(file) != "" {
 		if c, err := config.Decode([]byte(file)); err == nil {
-			fileHash = c.Hash()
+			fileHash, o.File = c.Hash(), c
 		} else {
 			fileHash = "invalid"
 		}
+	}
+	if h.AdminToken == "" && o.File != nil && o.File.Admin.Token != nil {
+		// The token is not kept outside the hosts: read it back.
+		hc := *h
+		hc.AdminToken = o.File.Admin.Token.Value
+		h = &hc
 	}
 	r, err := d.Status(ctx, h)
 	if err != nil {
 		o.State, o.ConfigHash, o.Err = StateStopped, fileHash, err
 		return o
 	}
-	o.Version, o.ConfigHash = r.Version, r.ConfigHash
+	o.Version, o.ConfigHash, o.Reported = r.Version, r.ConfigHash, r.ConfigHash
 	if fileHash != "" && fileHash != r.ConfigHash {
 		o.ConfigHash = fileHash
 	}
