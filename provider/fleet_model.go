@@ -14,34 +14,34 @@ import (
 // so that a plan with unknown parts (hosts from a VM resource that does not
 // exist yet) still decodes; resolve turns known ones into a fleetSpec.
 type fleetModel struct {
-	ID             types.String `tfsdk:"id"`
-	Name           types.String `tfsdk:"name"`
-	Secret         types.String `tfsdk:"secret"`
-	StorageMode    types.String `tfsdk:"storage_mode"`
-	LibSQL         types.Object `tfsdk:"libsql"`
-	S3             types.Object `tfsdk:"s3"`
-	Workers        types.List   `tfsdk:"workers"`
-	AffinityRules  types.List   `tfsdk:"affinity_rules"`
-	PublicPort     types.Int64  `tfsdk:"public_port"`
-	InternalPort   types.Int64  `tfsdk:"internal_port"`
-	AdminPort      types.Int64  `tfsdk:"admin_port"`
-	DrainTimeout   types.String `tfsdk:"drain_timeout"`
-	LeaseTTL       types.String `tfsdk:"lease_ttl"`
-	LogLevel       types.String `tfsdk:"log_level"`
-	AdminToken     types.String `tfsdk:"admin_token"`
-	AdminTokenVer  types.String `tfsdk:"admin_token_version"`
-	Artifact       types.String `tfsdk:"artifact"`
-	ArtifactSHA256 types.String `tfsdk:"artifact_sha256"`
-	Hosts          types.List   `tfsdk:"hosts"`
-	Service        types.String `tfsdk:"service"`
-	MaxParallel    types.Int64  `tfsdk:"max_parallel"`
-	MinHealthyTime types.String `tfsdk:"min_healthy_time"`
-	AutoRevert     types.Bool   `tfsdk:"auto_revert"`
-	ReadyTimeout   types.String `tfsdk:"ready_timeout"`
+	ID             types.String   `tfsdk:"id"`
+	Name           types.String   `tfsdk:"name"`
+	Secret         types.String   `tfsdk:"secret"`
+	StorageMode    types.String   `tfsdk:"storage_mode"`
+	LibSQL         types.Object   `tfsdk:"libsql"`
+	S3             types.Object   `tfsdk:"s3"`
+	Workers        types.List     `tfsdk:"workers"`
+	AffinityRules  types.List     `tfsdk:"affinity_rules"`
+	PublicPort     types.Int64    `tfsdk:"public_port"`
+	InternalPort   types.Int64    `tfsdk:"internal_port"`
+	AdminPort      types.Int64    `tfsdk:"admin_port"`
+	DrainTimeout   types.String   `tfsdk:"drain_timeout"`
+	LeaseTTL       types.String   `tfsdk:"lease_ttl"`
+	LogLevel       types.String   `tfsdk:"log_level"`
+	AdminToken     types.String   `tfsdk:"admin_token"`
+	AdminTokenVer  types.String   `tfsdk:"admin_token_version"`
+	Artifact       types.String   `tfsdk:"artifact"`
+	ArtifactSHA256 types.String   `tfsdk:"artifact_sha256"`
+	Hosts          types.List     `tfsdk:"hosts"`
+	Service        types.String   `tfsdk:"service"`
+	MaxParallel    types.Int64    `tfsdk:"max_parallel"`
+	MinHealthyTime types.String   `tfsdk:"min_healthy_time"`
+	AutoRevert     types.Bool     `tfsdk:"auto_revert"`
+	ReadyTimeout   types.String   `tfsdk:"ready_timeout"`
 	Protected      types.Bool     `tfsdk:"deletion_protection"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
-	Replicas       types.List   `tfsdk:"replicas"`
-	URLs           types.List   `tfsdk:"urls"`
+	Replicas       types.List     `tfsdk:"replicas"`
+	URLs           types.List     `tfsdk:"urls"`
 }
 
 // hostModel is one element of hosts.

@@ -21,9 +21,9 @@ import (
 // configuration of a plan or an apply holds them; the plan and the state
 // hold null. docs/state.md lists what is stored and what is not.
 type fleetSecrets struct {
-	Secret, AdminToken     string
+	Secret, AdminToken      string
 	LibSQLAuth, LibSQLAdmin string
-	S3Secret               string
+	S3Secret                string
 	// Hosts holds each host's key, by index in hosts.
 	Hosts []hostSecrets
 }

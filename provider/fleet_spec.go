@@ -105,7 +105,7 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 	}
 	s := &fleetSpec{
 		Name: m.Name.ValueString(), Secret: sec.Secret, AdminToken: sec.AdminToken, AdminTokenVersion: m.AdminTokenVer.ValueString(),
-		Mode: orDefault(m.StorageMode, defaults.StorageMode),
+		Mode:     orDefault(m.StorageMode, defaults.StorageMode),
 		LogLevel: orDefault(m.LogLevel, defaults.LogLevel), Service: orDefault(m.Service, defaults.Service),
 		MaxParallel: int(intOr(m.MaxParallel, defaults.MaxParallel)), AutoRevert: boolValue(m.AutoRevert),
 		Artifact: deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
