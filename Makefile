@@ -25,10 +25,14 @@ install-provider:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(PROVIDER_LDFLAGS)' -o $(BIN)/terraform-provider-dwk ./cmd/terraform-provider-dwk
 	@./scripts/install-provider.sh $(BIN)/terraform-provider-dwk $(PROVIDER_VERSION)
 
-## release-snapshot: the registry's release files (zips, SHA256SUMS, manifest) into dist/, unsigned, by goreleaser from .goreleaser.yml (GORELEASER_FLAGS=--single-target for this platform only)
+## release-snapshot: the registry's release files (zips, SHA256SUMS, manifest) for every platform into dist/, unsigned, by goreleaser from .goreleaser.yml
+GORELEASER_CONFIG ?= .goreleaser.yml
 release-snapshot:
 	@./scripts/tools.sh goreleaser
-	DWK_PROVIDER_VERSION=$(PROVIDER_VERSION) $(GOBIN_DIR)/goreleaser release --snapshot --clean --skip=sign $(GORELEASER_FLAGS)
+	DWK_PROVIDER_VERSION=$(PROVIDER_VERSION) $(GOBIN_DIR)/goreleaser release --snapshot --clean --skip=sign --config $(GORELEASER_CONFIG)
+	@# A release uploads the manifest beside the zips (release.extra_files); a snapshot publishes nothing, so it goes into dist/ here.
+	@dist=$$(sed -n 's/^dist: *//p' $(GORELEASER_CONFIG)); \
+	  cp terraform-registry-manifest.json "$${dist:-dist}/terraform-provider-dwk_$(PROVIDER_VERSION)_manifest.json"
 
 ## tools: everything the tests need that the repository does not hold (scripts/tools.sh NAME… for some)
 tools:
