@@ -156,7 +156,7 @@ $(for u in $urls; do printf '      %s/\n' "$u"; done)
   Chat:     $first/                (open it in two tabs, or one per URL)
   Counter:  curl -X POST $first/counter/demo/increment
   Members:  bin/dwk status$(for i in $(seq 0 $((REPLICAS - 1))); do printf ' --admin http://127.0.0.1:%d' $((PORT + 10 * i + 2)); done) \\
-              --token "\$(TF_DATA_DIR=$DEMO/terraform $TF -chdir=examples/local output -raw admin_token)"
+              --token "\$(sed -n 's/.*\"token\": *\"\\([^\"]*\\)\".*/\\1/p' $DEMO/fleet/replica-1/dwk.json)"
   Logs:     $DEMO/fleet/replica-*/dwk.log, $DEMO/libsql.log, $DEMO/s3.log
 
   make demo-down destroys it all.

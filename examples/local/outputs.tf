@@ -28,8 +28,3 @@ output "marker" {
   value       = module.fleet.marker
 }
 
-output "admin_token" {
-  description = "Admin API token of the replicas (dwk status --admin http://127.0.0.1:<admin port> --token ...)."
-  value       = module.fleet.admin_token
-  sensitive   = true
-}

@@ -10,6 +10,11 @@ locals {
 }
 
 provider "dwk" {
+  # Every operation reaches the hosts with this key (or ssh-agent's, when
+  # SSH_AUTH_SOCK is set); provider configuration never lands in the state.
+  ssh = {
+    private_key = local.ssh_private_key
+  }
   libsql = {
     url         = var.libsql_url
     admin_url   = var.libsql_admin_url
@@ -33,7 +38,6 @@ module "fleet" {
   artifact = var.artifact
   bucket   = var.bucket
 
-  ssh_private_key = local.ssh_private_key
   hosts = [for h in var.hosts : {
     address  = h.address
     host_key = h.host_key
@@ -58,9 +62,9 @@ data "dwk_fleet_status" "prod" {
     host_key    = h.host_key
     user        = h.user
     port        = h.port
-    private_key = local.ssh_private_key
+    install_dir = "/opt/dwk/${var.name}"
   }]
-  admin_token = module.fleet.admin_token
+  # No admin_token: it is read back from each replica's dwk.json.
 
   depends_on = [module.fleet]
 }

@@ -14,8 +14,6 @@ locals {
   d1 = var.d1_databases != null ? var.d1_databases : toset(local.bound_d1)
 
   bucket = var.bucket != null ? var.bucket : replace(substr("dwk-${var.name}", 0, 63), "/-+$/", "")
-
-  ssh_hosts = [for h in var.hosts : h.address if h.address != "local"]
 }
 
 # The databases' names come from the provider's functions, which compute
@@ -108,11 +106,4 @@ resource "dwk_fleet" "this" {
   # Replicas refuse to start without the marker; they create object
   # databases themselves, but D1 and queue databases come from here.
   depends_on = [dwk_database.queues, dwk_database.d1]
-
-  lifecycle {
-    precondition {
-      condition     = length(local.ssh_hosts) == 0 || var.ssh_private_key != null
-      error_message = "Hosts ${join(", ", local.ssh_hosts)} are reached over SSH: set ssh_private_key."
-    }
-  }
 }

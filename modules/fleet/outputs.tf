@@ -26,11 +26,6 @@ output "members" {
   }]
 }
 
-output "admin_token" {
-  description = "The replicas' admin API token (Authorization: Bearer), for `dwk status` and dwk_fleet_status."
-  value       = dwk_fleet.this.admin_token
-  sensitive   = true
-}
 
 output "bucket" {
   description = "The fleet's bucket."

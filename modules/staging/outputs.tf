@@ -43,8 +43,3 @@ output "marker" {
   value       = module.fleet.marker
 }
 
-output "admin_token" {
-  description = "The replicas' admin API token."
-  value       = module.fleet.admin_token
-  sensitive   = true
-}
