@@ -130,6 +130,18 @@ func hostsOn(spec *fleetSpec, ts *targets, diags *diag.Diagnostics) (hosts []*de
 	return hosts, true
 }
 
+// hostOutcome adds the diagnostic of a host's outcome: an error when it
+// failed, a warning when it was left out because it could not be reached.
+func hostOutcome(diags *diag.Diagnostics, label string, o *deploy.Outcome) {
+	switch {
+	case o.Skipped:
+		diags.AddWarning("dwk_fleet: host "+label+" is unreachable and was left out",
+			fmt.Sprintf("remove_unreachable is set, so the rollout went on without it: %v. It stays in hosts and the next apply tries it again; remove it from hosts to drop it.", o.Err))
+	case o.Err != nil:
+		hostFailed(diags, label, o.Err)
+	}
+}
+
 // hostFailed adds the diagnostic of a failed host.
 func hostFailed(diags *diag.Diagnostics, label string, err error) {
 	var he *deploy.HostError
@@ -166,7 +178,7 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 	tflog.Info(ctx, "dwk_fleet: creating", map[string]any{"fleet": spec.Name, "hosts": len(hosts)})
 	out, applyErr := d.Apply(opCtx, deploy.Plan{
 		Artifact: spec.Artifact, Add: hosts, MaxParallel: spec.MaxParallel,
-		MinHealthy: spec.MinHealthy, ReadyTimeout: spec.ReadyTimeout,
+		MinHealthy: spec.MinHealthy, ReadyTimeout: spec.ReadyTimeout, SkipUnreachable: spec.RemoveUnreachable,
 	})
 	obsCtx, cancelObs := observeContext(ctx)
 	defer cancelObs()
@@ -179,9 +191,7 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 		o := out[dh]
 		installed = installed || o.Installed
 		replicas[i] = spec.replicaAfter(obsCtx, d, spec.Hosts[i], dh, o, plannedAt(planned, i), nil)
-		if o.Err != nil {
-			hostFailed(&resp.Diagnostics, dh.Name, o.Err)
-		}
+		hostOutcome(&resp.Diagnostics, dh.Name, o)
 	}
 	if applyErr != nil && !installed {
 		// Nothing was written anywhere: the fleet does not exist.
@@ -371,7 +381,7 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	}
 	p := deploy.Plan{
 		Artifact: spec.Artifact, MaxParallel: spec.MaxParallel, MinHealthy: spec.MinHealthy,
-		ReadyTimeout: spec.ReadyTimeout, AutoRevert: spec.AutoRevert,
+		ReadyTimeout: spec.ReadyTimeout, AutoRevert: spec.AutoRevert, SkipUnreachable: spec.RemoveUnreachable,
 		Services: map[*deploy.Host]string{}, Previous: map[*deploy.Host]string{},
 	}
 	kept := map[string]bool{}
@@ -431,9 +441,7 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 			replicas[i] = fillNull(rp)
 		default:
 			replicas[i] = spec.replicaAfter(obsCtx, d, spec.Hosts[i], dh, o, plannedAt(planned, i), priorOf[i])
-			if o.Err != nil {
-				hostFailed(&resp.Diagnostics, dh.Name, o.Err)
-			}
+			hostOutcome(&resp.Diagnostics, dh.Name, o)
 		}
 	}
 	// Hosts whose removal failed stay in the state, so that the next plan
@@ -443,6 +451,10 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 		stateHostList = append(stateHostList, plan.Hosts.Elements()...)
 		for _, j := range removed {
 			o := out[oldHosts[j]]
+			if o.Dropped {
+				resp.Diagnostics.AddWarning("dwk_fleet: host "+oldHosts[j].Name+" dropped without uninstalling",
+					"It could not be reached and remove_unreachable is set: it is no longer in the state, and whatever it runs is still there.")
+			}
 			if o.Removed {
 				continue
 			}
@@ -498,7 +510,7 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	d := r.deployer()
 	opCtx, cancel, timeout := opContext(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
-	errs := make([]error, len(hosts))
+	errs, dropped := make([]error, len(hosts)), make([]error, len(hosts))
 	var wg sync.WaitGroup
 	for i, dh := range hosts {
 		wg.Add(1)
@@ -506,6 +518,9 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 			defer wg.Done()
 			pr := plannedAt(prior, i)
 			errs[i] = d.Remove(opCtx, dh, pr.Service.ValueString())
+			if errs[i] != nil && spec.RemoveUnreachable && !deploy.IsCommandError(errs[i]) && opCtx.Err() == nil {
+				dropped[i], errs[i] = errs[i], nil
+			}
 			if errs[i] != nil && pr.State.ValueString() == deploy.StateMissing && !deploy.IsCommandError(errs[i]) {
 				// Never installed (a create that failed before writing
 				// anything) and unreachable: nothing to remove.
@@ -515,6 +530,12 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		}()
 	}
 	wg.Wait()
+	for i, err := range dropped {
+		if err != nil {
+			resp.Diagnostics.AddWarning("dwk_fleet: host "+hosts[i].Name+" dropped without uninstalling",
+				fmt.Sprintf("It could not be reached and remove_unreachable is set: %v. Whatever it runs is still there.", err))
+		}
+	}
 	ended(opCtx, "delete", timeout, &resp.Diagnostics)
 	for i, err := range errs {
 		if err != nil {

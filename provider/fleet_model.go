@@ -37,6 +37,7 @@ type fleetModel struct {
 	MaxParallel    types.Int64    `tfsdk:"max_parallel"`
 	MinHealthyTime types.String   `tfsdk:"min_healthy_time"`
 	AutoRevert     types.Bool     `tfsdk:"auto_revert"`
+	RemoveUnreach  types.Bool     `tfsdk:"remove_unreachable"`
 	ReadyTimeout   types.String   `tfsdk:"ready_timeout"`
 	Protected      types.Bool     `tfsdk:"deletion_protection"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`

@@ -142,6 +142,12 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	urls := make([]string, len(spec.Hosts))
 	for i, h := range spec.Hosts {
 		replicas[i] = spec.desiredReplica(h, byKey)
+		if p, had := byKey[h.Key()]; spec.RemoveUnreachable && (!had || !sameReplica(p, replicas[i])) {
+			// The apply may leave this host out: what it will run is
+			// known only after it.
+			replicas[i].State, replicas[i].ConfigHash = types.StringUnknown(), types.StringUnknown()
+			replicas[i].ArtifactSHA256, replicas[i].Version = types.StringUnknown(), types.StringUnknown()
+		}
 		urls[i] = h.URL()
 	}
 	var d2 = setList(ctx, &plan.Replicas, replicas)
@@ -150,6 +156,19 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	resp.Diagnostics.Append(d3...)
 	plan.URLs = urlList
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// sameReplica reports whether a prior replica already is what desired
+// wants (unknown desired values match anything).
+func sameReplica(prior, desired replicaModel) bool {
+	for _, pair := range [][2]types.String{
+		{prior.State, desired.State}, {prior.ConfigHash, desired.ConfigHash}, {prior.ArtifactSHA256, desired.ArtifactSHA256},
+	} {
+		if !pair[1].IsUnknown() && !pair[0].Equal(pair[1]) {
+			return false
+		}
+	}
+	return true
 }
 
 // desiredReplica is what h should be after an apply. Values that only the

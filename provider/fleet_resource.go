@@ -309,6 +309,13 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			},
 			"deletion_protection": deletionProtectionAttr("a local-mode fleet's data (`<install_dir>/data` on every host; " +
 				"removing a host from `hosts` is refused too). Central-mode data lives in the stores, which `dwk_database` and `dwk_bucket` guard"),
+			"remove_unreachable": schema.BoolAttribute{
+				MarkdownDescription: "Go on without hosts that cannot be reached (the SSH connection fails, after retries): a host in `hosts` " +
+					"is left out of the rollout, with a warning naming it, and stays planned for the next apply; a host removed from `hosts` is " +
+					"dropped from the state without being uninstalled (whatever it runs stays there). Without it, an unreachable host fails " +
+					"the apply with an error naming it. Default: `false`.",
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
 			"ready_timeout": durationAttr("How long a started replica may take to answer `/readyz` with 200.", defaults.ReadyTimeout, time.Second),
 			"replicas": schema.ListNestedAttribute{
 				MarkdownDescription: "What each host runs, in the order of `hosts`, as `Read` found it. The plan wants every `state` to be " +

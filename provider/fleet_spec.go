@@ -47,7 +47,9 @@ type fleetSpec struct {
 	MinHealthy   time.Duration
 	ReadyTimeout time.Duration
 	AutoRevert   bool
-	Hosts        []*hostSpec
+	// RemoveUnreachable goes on without hosts that cannot be reached.
+	RemoveUnreachable bool
+	Hosts             []*hostSpec
 }
 
 // hostSpec is one host with its defaults resolved.
@@ -108,7 +110,8 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 		Mode:     orDefault(m.StorageMode, defaults.StorageMode),
 		LogLevel: orDefault(m.LogLevel, defaults.LogLevel), Service: orDefault(m.Service, defaults.Service),
 		MaxParallel: int(intOr(m.MaxParallel, defaults.MaxParallel)), AutoRevert: boolValue(m.AutoRevert),
-		Artifact: deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
+		RemoveUnreachable: boolValue(m.RemoveUnreach),
+		Artifact:          deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
 	}
 	for _, d := range []struct {
 		dst  *time.Duration

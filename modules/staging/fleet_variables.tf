@@ -11,7 +11,7 @@ variable "artifact" {
 }
 
 variable "ssh_private_key" {
-  description = "Private key (PEM, unencrypted) the provider logs in to SSH hosts with: required when any host is reached over SSH (an address other than \"local\")."
+  description = "Private key (PEM) for SSH hosts, passed to dwk_fleet's write-only hosts[].private_key: create and update use it, and it never lands in the state. Refresh and destroy see only the state, so configure the provider's `ssh` credentials (or an ssh-agent) for them; with those, leave this null."
   type        = string
   sensitive   = true
   default     = null

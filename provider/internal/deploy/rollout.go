@@ -37,6 +37,11 @@ type Plan struct {
 	// AutoRevert puts the previous binary and config back on every rolled
 	// host when the rollout fails.
 	AutoRevert bool
+	// SkipUnreachable leaves a host that cannot be reached (its connection
+	// fails, as opposed to a command failing on it) out of Add and Roll,
+	// with Skipped and Err set, and counts a Remove host that cannot be
+	// reached as removed (Dropped): the deployment goes on with the rest.
+	SkipUnreachable bool
 }
 
 // Outcome is what happened to one host.
@@ -56,6 +61,12 @@ type Outcome struct {
 	Version string
 	// Err is why the host failed.
 	Err error
+	// Skipped says the host could not be reached and was left out
+	// (Plan.SkipUnreachable); Err says why.
+	Skipped bool
+	// Dropped says a host to remove could not be reached and was let go
+	// (Plan.SkipUnreachable): whatever it runs is still there.
+	Dropped bool
 }
 
 // HostError is the failure of one host.
@@ -93,22 +104,18 @@ func (d *Deployer) Apply(ctx context.Context, p Plan) (map[*Host]*Outcome, error
 	// any running replica is touched.
 	staging := append(append([]*Host(nil), p.Add...), p.Roll...)
 	if err := parallel(staging, 4, func(h *Host) error {
-		o := out[h]
-		if o.Service == "" {
-			s, err := d.DetectService(ctx, h)
-			if err != nil {
-				return &HostError{h.Name, "connect", err}
-			}
-			o.Service = s
+		err := d.stageHost(ctx, h, out[h], p)
+		if err != nil && p.SkipUnreachable && unreachable(ctx, err) {
+			d.logf(ctx, h, "unreachable: left out of the rollout (remove_unreachable)", "error", err.Error())
+			out[h].Skipped = true
+			out[h].Err = err
+			return nil
 		}
-		o.Installed = true
-		if err := d.Stage(ctx, h, p.Artifact); err != nil {
-			return &HostError{h.Name, "stage", err}
-		}
-		return nil
+		return err
 	}, out); err != nil {
 		return out, err
 	}
+	p.Add, p.Roll = reachable(p.Add, out), reachable(p.Roll, out)
 
 	// New hosts start together: they carry no traffic yet.
 	if err := parallel(p.Add, len(p.Add), func(h *Host) error {
@@ -136,6 +143,11 @@ func (d *Deployer) Apply(ctx context.Context, p Plan) (map[*Host]*Outcome, error
 		batch := p.Remove[i:min(i+maxPar, len(p.Remove))]
 		if err := parallel(batch, len(batch), func(h *Host) error {
 			if err := d.Remove(ctx, h, out[h].Service); err != nil {
+				if p.SkipUnreachable && unreachable(ctx, err) {
+					d.logf(ctx, h, "unreachable: dropped without uninstalling (remove_unreachable)", "error", err.Error())
+					out[h].Removed, out[h].Dropped = true, true
+					return nil
+				}
 				return err
 			}
 			out[h].Removed, out[h].Installed = true, false
@@ -145,6 +157,23 @@ func (d *Deployer) Apply(ctx context.Context, p Plan) (map[*Host]*Outcome, error
 		}
 	}
 	return out, nil
+}
+
+// stageHost resolves h's service manager when it is not known yet and
+// stages the release on it.
+func (d *Deployer) stageHost(ctx context.Context, h *Host, o *Outcome, p Plan) error {
+	if o.Service == "" {
+		s, err := d.DetectService(ctx, h)
+		if err != nil {
+			return &HostError{h.Name, "connect", err}
+		}
+		o.Service = s
+	}
+	o.Installed = true
+	if err := d.Stage(ctx, h, p.Artifact); err != nil {
+		return &HostError{h.Name, "stage", err}
+	}
+	return nil
 }
 
 // replace stops the host's replica (when running), activates the staged
@@ -293,4 +322,21 @@ func parallel(hosts []*Host, n int, fn func(*Host) error, out map[*Host]*Outcome
 		}
 	}
 	return nil
+}
+
+// unreachable reports whether err is a host that could not be reached
+// (not a command that failed on it, nor the operation ending).
+func unreachable(ctx context.Context, err error) bool {
+	return !IsCommandError(err) && ctx.Err() == nil
+}
+
+// reachable is hosts without the ones staging skipped.
+func reachable(hosts []*Host, out map[*Host]*Outcome) []*Host {
+	var r []*Host
+	for _, h := range hosts {
+		if !out[h].Skipped {
+			r = append(r, h)
+		}
+	}
+	return r
 }
