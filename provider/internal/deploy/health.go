@@ -26,6 +26,9 @@ type Report struct {
 	Internal   string    `json:"internal,omitempty"`
 	ConfigHash string    `json:"config_hash"`
 	Started    time.Time `json:"started"`
+	Leases     int       `json:"leases"`
+	InFlight   int64     `json:"in_flight"`
+	WebSockets int       `json:"websockets"`
 }
 
 // httpClient calls the replica's admin listener through the host's Target.
