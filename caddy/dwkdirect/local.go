@@ -3,9 +3,12 @@ package dwkdirect
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"net"
 	"net/http"
+	"sync"
+	"time"
 
 	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
@@ -13,7 +16,10 @@ import (
 
 // serveLocal hands r to the in-process app. A retry answer is replayed
 // with retry (on another member), unless the app read more of the body
-// than was kept; then the client gets the retry answer.
+// than was kept; then the client gets the retry answer. An app that has
+// not started its answer within ResponseTimeout is given up on, as a
+// member would be: its context is cancelled and the client gets a 504 at
+// once; whatever it writes later is dropped.
 func (d *Direct) serveLocal(w http.ResponseWriter, r *http.Request, t dwkaffinity.Target, retry func(http.ResponseWriter, *http.Request) error) error {
 	if t.IsObject() {
 		r.Header.Set(protocol.ObjectIDHeader, t.ID.String())
@@ -26,8 +32,24 @@ func (d *Direct) serveLocal(w http.ResponseWriter, r *http.Request, t dwkaffinit
 		kept = &replayBody{src: r.Body, limit: d.ReplayBody}
 		r.Body = kept
 	}
-	rw := newRetryCatcher(w)
-	d.app.h.ServeHTTP(rw, r)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	rw := &retryCatcher{w: w}
+	gaveUp := make(chan struct{})
+	timer := time.AfterFunc(time.Duration(d.ResponseTimeout), func() {
+		defer close(gaveUp)
+		if rw.abandon() {
+			cancel()
+			gatewayTimeout(w)
+		}
+	})
+	d.app.h.ServeHTTP(rw, r.WithContext(ctx))
+	if !timer.Stop() {
+		<-gaveUp // the 504 is written before the handler returns
+		if rw.abandoned {
+			return nil
+		}
+	}
 	if !rw.retry {
 		return nil
 	}
@@ -42,74 +64,117 @@ func (d *Direct) serveLocal(w http.ResponseWriter, r *http.Request, t dwkaffinit
 	return retry(w, r)
 }
 
-// retryCatcher is the response writer the app writes to. It swallows a
-// retry answer, and takes back the headers the app set for it.
-type retryCatcher struct {
-	w     http.ResponseWriter
-	pre   http.Header // the client response's headers before the app ran, if any
-	wrote bool        // the response started (or the connection was hijacked)
-	retry bool        // the app answered with a retry answer
+// gatewayTimeout answers that the replica did not answer in time.
+func gatewayTimeout(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, "Gateway Timeout: the replica did not answer in time", http.StatusGatewayTimeout)
+	_ = http.NewResponseController(w).Flush()
 }
 
-// newRetryCatcher wraps w.
-func newRetryCatcher(w http.ResponseWriter) *retryCatcher {
-	c := &retryCatcher{w: w}
-	if h := w.Header(); len(h) > 0 {
-		c.pre = h.Clone()
+// retryCatcher is the response writer the app writes to. It holds the
+// app's headers back until the status is known, swallows a retry answer,
+// and drops everything once the app was given up on (abandon). Its
+// methods may race only with abandon, which its mutex orders.
+type retryCatcher struct {
+	w http.ResponseWriter
+	h http.Header // the app's headers until the response starts
+
+	mu        sync.Mutex
+	wrote     bool // the response started (or the connection was hijacked)
+	retry     bool // the app answered with a retry answer
+	abandoned bool // the app did not start its answer in time
+}
+
+// abandon gives up on the app unless its answer started; it reports
+// whether it did.
+func (c *retryCatcher) abandon() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wrote || c.retry {
+		return false
 	}
-	return c
+	c.abandoned = true
+	return true
 }
 
 // Header returns the headers to send.
-func (c *retryCatcher) Header() http.Header { return c.w.Header() }
+func (c *retryCatcher) Header() http.Header {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.wrote {
+		return c.w.Header()
+	}
+	if c.h == nil {
+		c.h = make(http.Header)
+	}
+	return c.h
+}
 
 // WriteHeader starts the response, unless it is a retry answer.
 func (c *retryCatcher) WriteHeader(code int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.writeHeader(code)
+}
+
+func (c *retryCatcher) writeHeader(code int) {
 	switch {
+	case c.abandoned || c.retry:
+		return
 	case c.wrote:
 		c.w.WriteHeader(code)
 		return
-	case c.retry:
-		return
-	case protocol.IsRetry(code, c.w.Header()):
+	case protocol.IsRetry(code, c.h):
 		c.retry = true
-		h := c.w.Header()
-		clear(h)
-		for k, v := range c.pre {
-			h[k] = v
-		}
 		return
 	}
+	dst := c.w.Header()
+	for k, v := range c.h {
+		dst[k] = v
+	}
 	if code >= 200 || code == http.StatusSwitchingProtocols {
-		c.wrote = true
+		c.wrote, c.h = true, nil
 	}
 	c.w.WriteHeader(code)
 }
 
-// Write writes body bytes; those of a retry answer are dropped.
+// Write writes body bytes; those of a retry answer, or of an app given up
+// on, are dropped.
 func (c *retryCatcher) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.abandoned {
+		return 0, http.ErrHandlerTimeout
+	}
 	if c.retry {
 		return len(p), nil
 	}
 	if !c.wrote {
-		c.WriteHeader(http.StatusOK)
+		c.writeHeader(http.StatusOK)
 	}
 	return c.w.Write(p)
 }
 
 // Flush sends what was written so far.
 func (c *retryCatcher) Flush() {
-	if c.retry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.abandoned || c.retry {
 		return
 	}
 	if !c.wrote {
-		c.WriteHeader(http.StatusOK)
+		c.writeHeader(http.StatusOK)
 	}
 	_ = http.NewResponseController(c.w).Flush()
 }
 
 // Hijack hands the client's connection to the app (WebSockets).
 func (c *retryCatcher) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.abandoned {
+		return nil, nil, http.ErrHandlerTimeout
+	}
 	conn, brw, err := http.NewResponseController(c.w).Hijack()
 	if err == nil {
 		c.wrote = true

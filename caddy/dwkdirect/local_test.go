@@ -6,14 +6,18 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
 
 	"github.com/dwk/fleet/appliance/fleet/protocol"
+	"github.com/dwk/fleet/caddy/dwkaffinity"
 )
 
 func TestRetryCatcherSwallowsRetryAnswers(t *testing.T) {
 	rec := httptest.NewRecorder()
 	rec.Header().Set("Server", "front door")
-	c := newRetryCatcher(rec)
+	c := &retryCatcher{w: rec}
 	c.Header().Set("X-Local", "1")
 	protocol.WriteRetry(c)
 	if !c.retry {
@@ -27,7 +31,7 @@ func TestRetryCatcherSwallowsRetryAnswers(t *testing.T) {
 func TestRetryCatcherPassesOtherAnswers(t *testing.T) {
 	for _, code := range []int{http.StatusOK, http.StatusServiceUnavailable, http.StatusNotFound} {
 		rec := httptest.NewRecorder()
-		c := newRetryCatcher(rec)
+		c := &retryCatcher{w: rec}
 		c.Header().Set("X-Local", "1")
 		c.WriteHeader(code)
 		io.WriteString(c, "body")
@@ -36,7 +40,7 @@ func TestRetryCatcherPassesOtherAnswers(t *testing.T) {
 		}
 	}
 	rec := httptest.NewRecorder()
-	c := newRetryCatcher(rec)
+	c := &retryCatcher{w: rec}
 	io.WriteString(c, "implicit")
 	if rec.Code != http.StatusOK || rec.Body.String() != "implicit" {
 		t.Errorf("implicit 200: client got %d %q", rec.Code, rec.Body.String())
@@ -72,5 +76,47 @@ func TestReserved(t *testing.T) {
 		if got := reserved(path); got != want {
 			t.Errorf("reserved(%q) = %v, want %v", path, got, want)
 		}
+	}
+}
+
+func TestServeLocalGivesUpOnAnAppThatDoesNotAnswer(t *testing.T) {
+	cancelled := make(chan struct{})
+	d := &Direct{ResponseTimeout: caddy.Duration(100 * time.Millisecond), app: &App{h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // a store call that waits for its context
+		close(cancelled)
+		w.WriteHeader(http.StatusInternalServerError) // too late: dropped
+	})}}
+	rec := httptest.NewRecorder()
+	start := time.Now()
+	err := d.serveLocal(rec, httptest.NewRequest(http.MethodGet, "http://front/counter/a", nil), dwkaffinity.Target{}, func(http.ResponseWriter, *http.Request) error {
+		t.Error("an app given up on was replayed")
+		return nil
+	})
+	if err != nil || rec.Code != http.StatusGatewayTimeout {
+		t.Fatalf("err %v, client got %d %q", err, rec.Code, rec.Body.String())
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Errorf("answered after %v", took)
+	}
+	select {
+	case <-cancelled:
+	default:
+		t.Error("the app's context was not cancelled")
+	}
+}
+
+func TestServeLocalStreamsPastTheDeadlineOnceStarted(t *testing.T) {
+	d := &Direct{ResponseTimeout: caddy.Duration(50 * time.Millisecond), app: &App{h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "started ")
+		time.Sleep(150 * time.Millisecond)
+		if r.Context().Err() != nil {
+			t.Error("a started answer's context was cancelled")
+		}
+		io.WriteString(w, "and finished")
+	})}}
+	rec := httptest.NewRecorder()
+	d.serveLocal(rec, httptest.NewRequest(http.MethodGet, "http://front/", nil), dwkaffinity.Target{}, nil)
+	if rec.Code != http.StatusOK || rec.Body.String() != "started and finished" {
+		t.Errorf("client got %d %q", rec.Code, rec.Body.String())
 	}
 }
