@@ -21,7 +21,7 @@ func benchLB(ctx context.Context, o options) (Section, error) {
 		return Section{}, err
 	}
 	return Section{Title: r.Title, Command: "scripts/bench.sh -only lb", Notes: r.Notes +
-		" Where the front door's time goes on the proxied side: bench/" + LBProfile + " (CPU profile of that side's load), as text in bench/lb-front-door-profile.txt.", Header: r.Header, Rows: r.Rows,
+		" Where the front door's time goes on the proxied side: bench/" + LBProfile + " (CPU profile of that side's first round), as text in bench/lb-front-door-profile.txt.", Header: r.Header, Rows: r.Rows,
 		Figures: socketFigures(r.Sockets), Data: r}, nil
 }
 

@@ -1,12 +1,14 @@
 package lbbench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -30,47 +32,72 @@ const (
 	SideSelf      = "through the front door to its own replica (in process)"
 )
 
-// latency loads the sides one after the other, each client with its own
+// Rounds is how many times each side is loaded; the sides take turns, and
+// each side's report is its round with the median CPU per request, so that
+// a burst of noise on the machine moves no single side's figure.
+const Rounds = 3
+
+// latency loads the sides in turn, Rounds times, each client with its own
 // object: objects placed on another member through the front door (and the
 // same names direct and through httputil), then objects placed on the
 // front door's own member.
 func (e *env) latency(ctx context.Context, o Options) ([]Latency, error) {
 	remote := e.names("Counter", o.Concurrency, false)
 	local := e.names("Counter", o.Concurrency, true)
-	sides := []struct {
+	type side struct {
 		name, base string
 		objects    []string
-	}{
-		{SideDirect, e.appURLs[0], remote},
-		{SideFrontDoor, e.fdURL, remote},
-		{SideHTTPUtil, e.rpURL, remote},
-		{SideSelf, e.fdURL, local},
+		rounds     []Latency
 	}
-	var out []Latency
-	for _, s := range sides {
-		if o.Only != "" && s.name != SideDirect && !strings.Contains(s.name, o.Only) {
-			continue
+	var sides []*side
+	for _, s := range []side{
+		{name: SideDirect, base: e.appURLs[0], objects: remote},
+		{name: SideFrontDoor, base: e.fdURL, objects: remote},
+		{name: SideHTTPUtil, base: e.rpURL, objects: remote},
+		{name: SideSelf, base: e.fdURL, objects: local},
+	} {
+		if o.Only == "" || s.name == SideDirect || strings.Contains(s.name, o.Only) {
+			sides = append(sides, &s)
 		}
-		client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * o.Concurrency}}
-		op := func(ctx context.Context, i int) error {
-			return get(ctx, client, fmt.Sprintf("%s/counter/%s/value", s.base, s.objects[i%len(s.objects)]))
+	}
+	for round := range Rounds {
+		for _, s := range sides {
+			l, err := e.load(ctx, o, s.name, s.base, s.objects, round == 0 && s.name == SideFrontDoor)
+			if err != nil {
+				return nil, err
+			}
+			s.rounds = append(s.rounds, l)
 		}
-		load.Run(ctx, "warm", o.Concurrency, min(time.Second, o.Duration), op)
-		stop, err := profile(o.CPUProfile, s.name == SideFrontDoor)
-		if err != nil {
-			return nil, err
-		}
-		before := cpuTime()
-		r := load.Run(ctx, s.name, o.Concurrency, o.Duration, op)
-		used := cpuTime() - before
-		stop()
-		client.CloseIdleConnections()
-		if r.Requests == 0 {
-			return nil, fmt.Errorf("%s: no request succeeded: %s", s.name, r.FirstError)
-		}
-		out = append(out, Latency{Result: r, CPUPerRequest: used / time.Duration(r.Requests)})
+	}
+	out := make([]Latency, len(sides))
+	for i, s := range sides {
+		slices.SortFunc(s.rounds, func(a, b Latency) int { return cmp.Compare(a.CPUPerRequest, b.CPUPerRequest) })
+		out[i] = s.rounds[len(s.rounds)/2]
 	}
 	return out, nil
+}
+
+// load runs one side's load once (after a warm-up) and measures it;
+// profiled, it writes the CPU profile of the load to o.CPUProfile.
+func (e *env) load(ctx context.Context, o Options, name, base string, objects []string, profiled bool) (Latency, error) {
+	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * o.Concurrency}}
+	defer client.CloseIdleConnections()
+	op := func(ctx context.Context, i int) error {
+		return get(ctx, client, fmt.Sprintf("%s/counter/%s/value", base, objects[i%len(objects)]))
+	}
+	load.Run(ctx, "warm", o.Concurrency, min(time.Second, o.Duration), op)
+	stop, err := profile(o.CPUProfile, profiled)
+	if err != nil {
+		return Latency{}, err
+	}
+	before := cpuTime()
+	r := load.Run(ctx, name, o.Concurrency, o.Duration, op)
+	used := cpuTime() - before
+	stop()
+	if r.Requests == 0 {
+		return Latency{}, fmt.Errorf("%s: no request succeeded: %s", name, r.FirstError)
+	}
+	return Latency{Result: r, CPUPerRequest: used / time.Duration(r.Requests)}, nil
 }
 
 func get(ctx context.Context, c *http.Client, url string) error {

@@ -9,7 +9,7 @@ import (
 func report(o Options, lat []Latency, socks []Sockets) *Report {
 	r := &Report{
 		Title: "Load balancer: direct vs the embedded front door vs httputil.ReverseProxy",
-		Notes: fmt.Sprintf("%d keep-alive clients, %v per side, loopback, GET of one object per client "+
+		Notes: fmt.Sprintf("%d keep-alive clients, %v per side and round, %d rounds with the sides taking turns (each side's row is its round with the median CPU per request), loopback, GET of one object per client "+
 			"(the front door routes by affinity over %d app servers registered in a dwk libsql coordination KV; "+
 			"it is the first one's, and hands that one's requests to its handler in process). "+
 			"The proxied rows use objects placed on other members; the in-process row objects placed on the front door's own. "+
@@ -17,7 +17,7 @@ func report(o Options, lat []Latency, socks []Sockets) *Report {
 			"difference from the direct row, and the last line compares the front door's share with httputil's. "+
 			"Memory per idle WebSocket: %d sockets per side, each to a room on another member (so proxied), "+
 			"heap in use plus goroutine stacks and RSS, after a GC; the front door's own cost is the difference from the direct row.",
-			o.Concurrency, o.Duration, o.Members, o.Sockets),
+			o.Concurrency, o.Duration, Rounds, o.Members, o.Sockets),
 		Header:  []string{"target", "req/s", "p50", "p99", "CPU/request", "errors", "p50 vs direct", "CPU vs direct"},
 		Latency: lat,
 		Sockets: socks,
