@@ -41,27 +41,34 @@ func TestFrontDoorAffinity(t *testing.T) {
 }
 
 // TestDrainingReplicaLeavesRotation drains one replica and watches another
-// replica's front door: stateless requests stop reaching the draining one
-// within one membership refresh interval (500ms) of the drain.
+// replica's front door place new objects: within one membership refresh
+// interval (500ms) of the drain, none is served by the draining one. (A
+// request that addresses no object is served by the replica that received
+// it, so placement is what the front door balances.)
 func TestDrainingReplicaLeavesRotation(t *testing.T) {
 	f := fleettest.Start(t, fleettest.Options{})
 	drainer, door := f.Replicas[0], f.Replicas[1]
-	seen := func() bool {
-		for range 30 {
-			if _, m, err := get(door.Public+"/chat/stats", nil); err == nil && m == drainer.Member {
-				return true
-			}
-		}
-		return false
+	n := 0
+	fresh := func() string {
+		n++
+		_, m, _ := get(fmt.Sprintf("%s/counter/rotation-%d", door.Public, n), nil)
+		return m
 	}
-	if !seen() {
-		t.Fatalf("%s never served a stateless request through %s's front door", drainer.Member, door.Member)
+	seen := false
+	for range 60 {
+		if fresh() == drainer.Member {
+			seen = true
+			break
+		}
+	}
+	if !seen {
+		t.Fatalf("no new object was placed on %s through %s's front door", drainer.Member, door.Member)
 	}
 	drainer.Proc.Signal(syscall.SIGTERM)
 	start := time.Now()
 	var last time.Time
 	for time.Since(start) < 2*time.Second {
-		if _, m, err := get(door.Public+"/chat/stats", nil); err == nil && m == drainer.Member {
+		if fresh() == drainer.Member {
 			last = time.Now()
 		}
 	}
@@ -69,8 +76,8 @@ func TestDrainingReplicaLeavesRotation(t *testing.T) {
 	if !last.IsZero() {
 		left = last.Sub(start)
 	}
-	t.Logf("%s served its last request through another front door %v after SIGTERM", drainer.Member, left.Round(time.Millisecond))
+	t.Logf("%s served its last new object through another front door %v after SIGTERM", drainer.Member, left.Round(time.Millisecond))
 	if left > 500*time.Millisecond+200*time.Millisecond {
-		t.Errorf("draining replica still in rotation %v after SIGTERM, want within the 500ms refresh interval", left)
+		t.Errorf("draining replica still placed new objects %v after SIGTERM, want within the 500ms refresh interval", left)
 	}
 }
