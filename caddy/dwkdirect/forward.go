@@ -60,16 +60,7 @@ func (d *Direct) forward(w http.ResponseWriter, r *http.Request, member, dial st
 	out.RequestURI = ""
 	out.Close = false
 	removeHopHeaders(out.Header)
-	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		out.Header["X-Forwarded-For"] = []string{ip}
-	}
-	proto := "http"
-	if r.TLS != nil {
-		proto = "https"
-	}
-	out.Header["X-Forwarded-Proto"] = []string{proto}
-	out.Header["X-Forwarded-Host"] = []string{r.Host}
-	out.Header[protocol.ObjectIDHeader] = []string{t.ID.String()}
+	setForwarded(out.Header, r, t)
 
 	var kept *replayBody
 	hasBody := r.Body != nil && r.Body != http.NoBody
@@ -164,6 +155,21 @@ func relayResponse(w http.ResponseWriter, res *http.Response) error {
 		h[http.TrailerPrefix+k] = v
 	}
 	return nil
+}
+
+// setForwarded sets the headers the front door adds to what it passes
+// on: the client's address, scheme and host, and the object id.
+func setForwarded(h http.Header, r *http.Request, t dwkaffinity.Target) {
+	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		h["X-Forwarded-For"] = []string{ip}
+	}
+	proto := "http"
+	if r.TLS != nil {
+		proto = "https"
+	}
+	h["X-Forwarded-Proto"] = []string{proto}
+	h["X-Forwarded-Host"] = []string{r.Host}
+	h[protocol.ObjectIDHeader] = []string{t.ID.String()}
 }
 
 // cloneURL is r's URL pointed at the member at dial.

@@ -156,16 +156,7 @@ func (d *Direct) handshake(back net.Conn, br *bufio.Reader, r *http.Request, dia
 	}
 	out.Header["Connection"] = []string{"Upgrade"}
 	out.Header["Upgrade"] = []string{"websocket"}
-	if ip, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		out.Header["X-Forwarded-For"] = []string{ip}
-	}
-	proto := "http"
-	if r.TLS != nil {
-		proto = "https"
-	}
-	out.Header["X-Forwarded-Proto"] = []string{proto}
-	out.Header["X-Forwarded-Host"] = []string{r.Host}
-	out.Header[protocol.ObjectIDHeader] = []string{t.ID.String()}
+	setForwarded(out.Header, r, t)
 	if d.link != nil {
 		signed, err := d.link.Sign(out.WithContext(r.Context()))
 		if err != nil {
