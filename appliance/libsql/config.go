@@ -4,9 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"time"
+
+	"github.com/dwk/fleet/appliance/process/netaddr"
 )
 
 // Config configures a Server. The zero value of a field means its default.
@@ -195,10 +196,10 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("give both the TLS certificate file and the TLS key file, or neither"))
 	}
 	if !c.InsecureNoAuth {
-		if c.AuthJWTKeyFile == "" && c.AuthJWTKey == "" && !loopback(c.HTTPListenAddr) {
+		if c.AuthJWTKeyFile == "" && c.AuthJWTKey == "" && !netaddr.Loopback(c.HTTPListenAddr) {
 			errs = append(errs, fmt.Errorf("refusing to serve the user API on %s, beyond loopback, to anyone: give --auth-jwt-key-file (or --insecure-no-auth on a trusted private network)", c.HTTPListenAddr))
 		}
-		if c.AdminListenAddr != "" && c.AdminAuthKey == "" && !loopback(c.AdminListenAddr) {
+		if c.AdminListenAddr != "" && c.AdminAuthKey == "" && !netaddr.Loopback(c.AdminListenAddr) {
 			errs = append(errs, fmt.Errorf("refusing to serve the admin API on %s, beyond loopback, to anyone: give --admin-auth-key (or --insecure-no-auth on a trusted private network)", c.AdminListenAddr))
 		}
 	}
@@ -206,18 +207,4 @@ func (c Config) Validate() error {
 		errs = append(errs, fmt.Errorf("admin listen address must differ from the HTTP listen address %s", c.HTTPListenAddr))
 	}
 	return errors.Join(errs...)
-}
-
-// loopback reports whether addr's host is a loopback address or
-// "localhost"; an empty host (every interface) is not.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }

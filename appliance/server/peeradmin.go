@@ -8,6 +8,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/fleet/internaltls"
 	"github.com/dwk/fleet/appliance/fleet/membership"
+	"github.com/dwk/fleet/appliance/process/netaddr"
 	"github.com/dwk/fleet/appliance/server/adminclient"
 )
 
@@ -38,7 +39,7 @@ func (s *Server) peerAdmin(m membership.Member, token string) (string, adminclie
 		}
 	})
 	base := adminURL(m)
-	if base != "" && s.cfg.Listen.InternalTLS != nil && !loopback(m.Admin) {
+	if base != "" && s.cfg.Listen.InternalTLS != nil && !netaddr.Loopback(m.Admin) {
 		base = "https://" + strings.TrimPrefix(base, "http://")
 	}
 	return base, adminclient.Client{Token: token, HTTP: s.peers.client}, s.peers.err

@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dwk/fleet/appliance/process/netaddr"
+
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/internaltls"
@@ -194,7 +196,7 @@ func (s *Server) Run(ctx context.Context) error {
 			app.close(context.Background())
 			return fmt.Errorf("listen on %s (listen.internal): %w", s.cfg.Listen.Internal, err)
 		}
-		if !app.link.TLS() && !loopback(s.cfg.Listen.Internal) {
+		if !app.link.TLS() && !netaddr.Loopback(s.cfg.Listen.Internal) {
 			s.log.Warn("the internal listener is not on loopback and speaks plain HTTP: requests are signed, but their contents travel in clear; set listen.internal_tls (see docs/security.md)",
 				"listen.internal", s.cfg.Listen.Internal)
 		}
@@ -372,7 +374,7 @@ func (s *Server) inProcess(app *app) http.Handler {
 // without it, it warns that the admin token travels in clear.
 func (s *Server) adminTLS(ln net.Listener) (net.Listener, bool, error) {
 	switch {
-	case loopback(s.cfg.Listen.Admin):
+	case netaddr.Loopback(s.cfg.Listen.Admin):
 		return ln, false, nil
 	case s.cfg.Listen.InternalTLS != nil:
 		c := peerlink.FromConfig(s.cfg, "")
@@ -385,20 +387,6 @@ func (s *Server) adminTLS(ln net.Listener) (net.Listener, bool, error) {
 	s.log.Warn("the admin API is not on loopback and speaks plain HTTP: the admin token travels in clear; set listen.internal_tls (see docs/security.md)",
 		"listen.admin", s.cfg.Listen.Admin)
 	return ln, false, nil
-}
-
-// loopback reports whether the host of addr is a loopback address or
-// "localhost"; a wildcard or an interface address is not.
-func loopback(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // closeListeners closes the listeners that are not nil.
