@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/dwk/fleet/provider/internal/deploy"
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/sshd"
 )
@@ -107,8 +108,8 @@ func sshHosts(t *testing.T, hs []*sshd.Host) []testHost {
 	for i, h := range hs {
 		out[i] = testHost{
 			ssh: h, installDir: h.InstallDir,
-			public: net.JoinHostPort(h.Address, strconv.Itoa(sshd.FreePort(t, h.Address))),
-			admin:  net.JoinHostPort(h.Address, strconv.Itoa(sshd.FreePort(t, h.Address))),
+			public: net.JoinHostPort(h.Address, strconv.Itoa(freeport.Port(t, h.Address))),
+			admin:  net.JoinHostPort(h.Address, strconv.Itoa(freeport.Port(t, h.Address))),
 		}
 	}
 	killLeftovers(t, out)
@@ -121,8 +122,8 @@ func localHosts(t *testing.T, n int) []testHost {
 	for i := range out {
 		out[i] = testHost{
 			installDir: filepath.Join(t.TempDir(), fmt.Sprintf("replica-%d", i+1)),
-			public:     "127.0.0.1:" + strconv.Itoa(sshd.FreePort(t, "127.0.0.1")),
-			admin:      "127.0.0.1:" + strconv.Itoa(sshd.FreePort(t, "127.0.0.1")),
+			public:     "127.0.0.1:" + strconv.Itoa(freeport.Port(t, "127.0.0.1")),
+			admin:      "127.0.0.1:" + strconv.Itoa(freeport.Port(t, "127.0.0.1")),
 		}
 	}
 	killLeftovers(t, out)

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/dwk/fleet/provider/internal/deploy"
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/sshd"
 )
@@ -162,7 +163,7 @@ func TestAccFleetErrors(t *testing.T) {
 
 	closed := hosts[0]
 	closedSSH := *closed.ssh
-	closedSSH.Port = sshd.FreePort(t, closedSSH.Address)
+	closedSSH.Port = freeport.Port(t, closedSSH.Address)
 	closed.ssh = &closedSSH
 
 	busy, err := net.Listen("tcp", hosts[1].public)

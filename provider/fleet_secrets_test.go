@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/s3server"
@@ -44,7 +45,7 @@ func TestAccFleetSecretsOutOfState(t *testing.T) {
 		fmt.Fprintf(&hostsHCL, "    { address = %q, port = %d, user = %q, private_key = %q, host_key = %q, install_dir = %q, public = %q, admin = %q,\n"+
 			"      internal = %q, advertise = %q },\n",
 			h.ssh.Address, h.ssh.Port, h.ssh.User, h.ssh.PrivateKey, h.ssh.HostKey, h.installDir, h.public, h.admin,
-			h.ssh.Address+":"+itoa(int64(sshd.FreePort(t, h.ssh.Address))), "")
+			h.ssh.Address+":"+itoa(int64(freeport.Port(t, h.ssh.Address))), "")
 	}
 	cfg := fmt.Sprintf(`
 provider "dwk" {

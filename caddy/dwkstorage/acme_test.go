@@ -3,7 +3,6 @@ package dwkstorage
 import (
 	"context"
 	"fmt"
-	"net"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 	"github.com/caddyserver/certmagic"
 	"go.uber.org/zap/zaptest"
 
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/pebbleserver"
 )
 
@@ -126,7 +126,7 @@ func newCertMagic(t *testing.T, acme *pebbleserver.Server, k *KV, name string, o
 	})
 	cfg.Issuers = []certmagic.Issuer{certmagic.NewACMEIssuer(cfg, certmagic.ACMEIssuer{
 		CA: acme.DirectoryURL, Email: "ops@example.com", Agreed: true, TrustedRoots: acme.Roots,
-		DisableHTTPChallenge: true, ListenHost: "127.0.0.1", AltTLSALPNPort: freePort(t),
+		DisableHTTPChallenge: true, ListenHost: "127.0.0.1", AltTLSALPNPort: freeport.Port(t, "127.0.0.1"),
 		Logger: log,
 	})}
 	return cfg
@@ -139,15 +139,4 @@ func containsName(names []string, name string) bool {
 		}
 	}
 	return false
-}
-
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -28,6 +27,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/internaltls"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/s3server"
@@ -194,7 +194,7 @@ func (f *Fleet) InternalClient() *http.Client {
 }
 
 func (f *Fleet) newReplica(i int) *Replica {
-	r := &Replica{Index: i, Member: memberID(i), Internal: freeAddr(f.t), f: f}
+	r := &Replica{Index: i, Member: memberID(i), Internal: freeport.Must(f.t, "127.0.0.1"), f: f}
 	c := config.Default()
 	c.Fleet = config.Fleet{Name: f.Name, Member: r.Member, Secret: &config.Secret{Env: "DWK_FLEET_SECRET"}}
 	c.Listen = config.Listen{Public: "127.0.0.1:0", Internal: r.Internal, Admin: "127.0.0.1:0"}
@@ -308,15 +308,6 @@ func (r *Replica) Status() (map[string]any, error) {
 	defer resp.Body.Close()
 	var out map[string]any
 	return out, json.NewDecoder(resp.Body).Decode(&out)
-}
-
-func freeAddr(t testing.TB) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 func randHex(n int) string {

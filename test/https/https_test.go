@@ -15,6 +15,7 @@ import (
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/caddy/dwkstorage"
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/pebbleserver"
 	"github.com/dwk/fleet/test/wait"
 )
@@ -138,7 +139,7 @@ func newFleet(t *testing.T, acme *pebbleserver.Server, directory string) (*fleet
 	t.Helper()
 	var doors []string
 	f := fleettest.New(t, fleettest.Options{Edit: func(_ int, c *config.Config) {
-		c.Listen.Public = freeAddr(t)
+		c.Listen.Public = freeport.Must(t, "127.0.0.1")
 		c.Listen.TLS = &config.TLS{
 			Domains: []string{domain}, Email: "ops@" + domain,
 			ACMECA: directory, ACMECARoot: acme.RootsFile,
@@ -220,16 +221,4 @@ func checkRequests(t *testing.T, addr string, roots *x509.CertPool, name string)
 	if code != http.StatusOK || member == "" || json.Unmarshal([]byte(body), &counter) != nil || counter.Value != 1 {
 		t.Errorf("POST /counter/%s/increment via %s: %d from %q: %q; want 200 with value 1", name, addr, code, member, body)
 	}
-}
-
-// freeAddr returns a loopback address with a port that was free a moment
-// ago.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }

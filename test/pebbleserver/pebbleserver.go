@@ -33,6 +33,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/needtool"
 	"github.com/dwk/fleet/test/procs"
 )
@@ -72,7 +73,7 @@ func Start(t testing.TB) *Server {
 	certFile, keyFile, roots := tlsFiles(t, dir)
 	var lastErr error
 	for range 3 {
-		addr, mgmt := freeAddr(t), freeAddr(t)
+		addr, mgmt := freeport.Must(t, "127.0.0.1"), freeport.Must(t, "127.0.0.1")
 		cfg := map[string]any{"pebble": map[string]any{
 			"listenAddress": addr, "managementListenAddress": mgmt, "certificate": certFile, "privateKey": keyFile,
 			"httpPort": 5002, "tlsPort": 5001, "keyAlgorithm": "ecdsa",
@@ -202,18 +203,6 @@ func binary(t testing.TB) string {
 	}
 	needtool.Missing(t, "pebble", Install, fmt.Errorf("not in PATH or %s", strings.Join(dirs, ", ")))
 	return ""
-}
-
-// freeAddr returns a loopback address with a port that was free a moment
-// ago.
-func freeAddr(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // tlsFiles writes a self-signed certificate for 127.0.0.1 and localhost

@@ -3,7 +3,6 @@ package s3server
 import (
 	"bytes"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/procs"
 )
 
@@ -111,7 +111,7 @@ func (g *gateway) start() error {
 	for range attempts {
 		addr := g.addr
 		if addr == "" {
-			if addr, err = freeAddr(); err != nil {
+			if addr, err = freeport.Addr("127.0.0.1"); err != nil {
 				return err
 			}
 		}
@@ -181,14 +181,4 @@ func (g *gateway) stop() {
 		g.proc.Kill()
 		g.proc = nil
 	}
-}
-
-// freeAddr returns a 127.0.0.1 address whose port was free a moment ago.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
 }

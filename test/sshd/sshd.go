@@ -35,6 +35,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/needtool"
 )
 
@@ -112,7 +113,7 @@ func (h *Host) start(t testing.TB, authorized string) {
 	write(t, filepath.Join(h.Dir, "authorized_keys"), authorized+"\n", 0o600)
 	var err error
 	for attempt := 0; attempt < 5; attempt++ {
-		h.Port = freePort(t, h.Address)
+		h.Port = freeport.Port(t, h.Address)
 		write(t, filepath.Join(h.Dir, "sshd_config"), h.config(), 0o600)
 		if err = h.run(); err == nil {
 			t.Cleanup(h.Stop)
@@ -256,21 +257,6 @@ func newKey(t testing.TB, comment string) (string, string) {
 	line := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sshPub))) + " " + comment
 	return string(pem.EncodeToMemory(block)), line
 }
-
-// freePort returns a port that is free on addr right now.
-func freePort(t testing.TB, addr string) int {
-	t.Helper()
-	l, err := net.Listen("tcp", net.JoinHostPort(addr, "0"))
-	if err != nil {
-		t.Fatalf("sshd: listen on %s: %v", addr, err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// FreePort returns a TCP port that is free on addr right now, for tests
-// that place replicas on the hosts.
-func FreePort(t testing.TB, addr string) int { return freePort(t, addr) }
 
 func write(t testing.TB, path, data string, mode os.FileMode) {
 	t.Helper()

@@ -17,6 +17,7 @@ import (
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/server"
 	"github.com/dwk/fleet/provider/internal/deploy"
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/procs"
 )
 
@@ -84,10 +85,10 @@ func localHost(t *testing.T, name string) *deploy.Host {
 	dir := filepath.Join(t.TempDir(), name)
 	h := &deploy.Host{
 		Name: "local:" + dir, Target: deploy.Local{}, InstallDir: dir, Service: deploy.ServiceProcess,
-		Member: name, AdminAddr: "127.0.0.1:" + freePort(t), AdminToken: "admin-" + name,
+		Member: name, AdminAddr: freeport.Must(t, "127.0.0.1"), AdminToken: "admin-" + name,
 		DrainTimeout: 5 * time.Second,
 	}
-	setConfig(t, h, "127.0.0.1:"+freePort(t), "")
+	setConfig(t, h, freeport.Must(t, "127.0.0.1"), "")
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -111,16 +112,6 @@ func setConfig(t *testing.T, h *deploy.Host, public, level string) {
 		t.Fatal(err)
 	}
 	h.Config = b
-}
-
-func freePort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	_, p, _ := net.SplitHostPort(l.Addr().String())
-	return p
 }
 
 func artifact(t *testing.T) deploy.Artifact {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/sshd"
 )
 
@@ -38,7 +39,7 @@ func TestLazyRedials(t *testing.T) {
 // error says so; a wrong host key is not retried.
 func TestLazyBackoff(t *testing.T) {
 	h := sshd.Start(t, 1)[0]
-	cfg := Config{Address: h.Address, Port: sshd.FreePort(t, h.Address), User: h.User, PrivateKey: h.PrivateKey, HostKey: h.HostKey}
+	cfg := Config{Address: h.Address, Port: freeport.Port(t, h.Address), User: h.User, PrivateKey: h.PrivateKey, HostKey: h.HostKey}
 	l := NewLazy(cfg)
 	l.backoff = []time.Duration{10 * time.Millisecond, 10 * time.Millisecond}
 	_, err := l.Run(context.Background(), "true", nil)
