@@ -23,6 +23,7 @@ const (
 	EnvLibSQLAdminURL   = "DWK_LIBSQL_ADMIN_URL"
 	EnvLibSQLAuthToken  = "DWK_LIBSQL_AUTH_TOKEN"
 	EnvLibSQLAdminToken = "DWK_LIBSQL_ADMIN_TOKEN"
+	EnvLibSQLCAFile     = "DWK_LIBSQL_CA_FILE"
 	EnvS3Endpoint       = "DWK_S3_ENDPOINT"
 	EnvS3Region         = "DWK_S3_REGION"
 	EnvS3AccessKey      = "DWK_S3_ACCESS_KEY"
@@ -33,6 +34,10 @@ const (
 // libsqlConn is a resolved libSQL connection.
 type libsqlConn struct {
 	URL, AdminURL, AuthToken, AdminToken string
+	// CAFile is the PEM file (on the machine Terraform runs on) of the CA
+	// an https:// or wss:// server is checked against; "" for the
+	// system's roots.
+	CAFile string
 }
 
 // s3Conn is a resolved S3 connection.
@@ -47,6 +52,7 @@ type libsqlModel struct {
 	AdminURL   types.String `tfsdk:"admin_url"`
 	AuthToken  types.String `tfsdk:"auth_token"`
 	AdminToken types.String `tfsdk:"admin_token"`
+	CAFile     types.String `tfsdk:"ca_file"`
 }
 
 // s3Model is the provider's s3 attribute and dwk_bucket's override.
@@ -71,6 +77,7 @@ func libsqlFromEnv() libsqlConn {
 	return libsqlConn{
 		URL: os.Getenv(EnvLibSQLURL), AdminURL: os.Getenv(EnvLibSQLAdminURL),
 		AuthToken: os.Getenv(EnvLibSQLAuthToken), AdminToken: os.Getenv(EnvLibSQLAdminToken),
+		CAFile: os.Getenv(EnvLibSQLCAFile),
 	}
 }
 
@@ -92,6 +99,7 @@ func (c libsqlConn) with(m *libsqlModel) libsqlConn {
 	return libsqlConn{
 		URL: pick(m.URL, c.URL), AdminURL: pick(m.AdminURL, c.AdminURL),
 		AuthToken: pick(m.AuthToken, c.AuthToken), AdminToken: pick(m.AdminToken, c.AdminToken),
+		CAFile: pick(m.CAFile, c.CAFile),
 	}
 }
 
@@ -116,7 +124,7 @@ func (c libsqlConn) adminClient() (*nsadmin.Client, error) {
 	if c.AdminURL == "" {
 		return nil, fmt.Errorf("no libSQL admin API URL: set libsql.admin_url on the resource or the provider, or %s", EnvLibSQLAdminURL)
 	}
-	return nsadmin.New(c.AdminURL, c.AdminToken)
+	return nsadmin.New(c.AdminURL, c.AdminToken, c.CAFile)
 }
 
 // client returns an S3 client. Without access keys it uses the AWS SDK's

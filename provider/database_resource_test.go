@@ -23,7 +23,7 @@ import (
 func TestAccDatabase(t *testing.T) {
 	testAccPreCheck(t)
 	srv := libsqlserver.Start(t)
-	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey)
+	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestAccDatabase(t *testing.T) {
 func TestAccDatabaseDeletionProtection(t *testing.T) {
 	testAccPreCheck(t)
 	srv := libsqlserver.Start(t)
-	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey)
+	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestAccDatabaseErrors(t *testing.T) {
 	testAccPreCheck(t)
 	srv := libsqlserver.Start(t)
 	name := libsqlserver.Namespace("tfacc")
-	admin, _ := nsadmin.New(srv.AdminURL, srv.AdminKey)
+	admin, _ := nsadmin.New(srv.AdminURL, srv.AdminKey, "")
 	if err := admin.Create(context.Background(), name); err != nil {
 		t.Fatal(err)
 	}

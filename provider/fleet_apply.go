@@ -199,6 +199,7 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 	}
 	resp.Diagnostics.Append(setList(ctx, &plan.Replicas, replicas)...)
 	plan.ID = plan.Name
+	plan.InternalCA = spec.CACertificate()
 	// A failed create is saved too (Terraform marks it tainted), so that
 	// destroy or the next apply cleans up what was installed.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -475,6 +476,7 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	}
 	resp.Diagnostics.Append(setList(ctx, &plan.Replicas, replicas)...)
 	plan.ID = plan.Name
+	plan.InternalCA = spec.CACertificate()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

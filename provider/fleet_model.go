@@ -38,6 +38,8 @@ type fleetModel struct {
 	MinHealthyTime types.String   `tfsdk:"min_healthy_time"`
 	AutoRevert     types.Bool     `tfsdk:"auto_revert"`
 	RemoveUnreach  types.Bool     `tfsdk:"remove_unreachable"`
+	Plaintext      types.Bool     `tfsdk:"insecure_plaintext_internal"`
+	InternalCA     types.String   `tfsdk:"internal_ca_certificate"`
 	ReadyTimeout   types.String   `tfsdk:"ready_timeout"`
 	Protected      types.Bool     `tfsdk:"deletion_protection"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`

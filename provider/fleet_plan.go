@@ -110,6 +110,7 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	if !known {
 		plan.Replicas = types.ListUnknown(replicaType)
 		plan.URLs = types.ListUnknown(types.StringType)
+		plan.InternalCA = types.StringUnknown()
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
@@ -118,6 +119,14 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		if spec.AdminToken == "" {
 			// The token is generated at apply; validate with a stand-in.
 			c.Admin.Token = secretOrNil("0123456789abcdef0123456789abcdef")
+		}
+		// The TLS files are written at apply, where the host's dwk validate
+		// checks them.
+		c.Listen.InternalTLS = nil
+		if c.Storage.LibSQL != nil {
+			lib := *c.Storage.LibSQL
+			lib.CAFile = ""
+			c.Storage.LibSQL = &lib
 		}
 		c.ApplyDefaults()
 		if err := c.Validate(nil); err != nil {
@@ -155,6 +164,7 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 	urlList, d3 := types.ListValueFrom(ctx, types.StringType, urls)
 	resp.Diagnostics.Append(d3...)
 	plan.URLs = urlList
+	plan.InternalCA = spec.CACertificate()
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 

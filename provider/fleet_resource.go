@@ -134,6 +134,8 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"admin_url":   schema.StringAttribute{MarkdownDescription: "Admin API URL (to create object databases).", Optional: true, Validators: []validator.String{validators.URL("http", "https")}},
 					"auth_token":  schema.StringAttribute{MarkdownDescription: "JWT for `url`. **Write-only**: rendered into the hosts' `dwk.json`, never stored in the state; a change rolls the fleet.", Optional: true, Sensitive: true, WriteOnly: true},
 					"admin_token": schema.StringAttribute{MarkdownDescription: "Admin API key. **Write-only**, as `auth_token`.", Optional: true, Sensitive: true, WriteOnly: true},
+					"ca_file": schema.StringAttribute{MarkdownDescription: "PEM file, on the machine Terraform runs on, of the CA certificate(s) the libSQL " +
+						"server's certificate chains to (`storage.libsql.ca_file`); copied to every host. A change of its content rolls the fleet.", Optional: true},
 				},
 			},
 			"s3": schema.SingleNestedAttribute{
@@ -315,6 +317,20 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"dropped from the state without being uninstalled (whatever it runs stays there). Without it, an unreachable host fails " +
 					"the apply with an error naming it. Default: `false`.",
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+			"insecure_plaintext_internal": schema.BoolAttribute{
+				MarkdownDescription: "Turn off mutual TLS between the replicas (central mode). By default every replica's internal listener, " +
+					"and its admin listener when that is not on loopback, speaks TLS with a certificate of a fleet CA that the provider derives " +
+					"from `secret` (see `internal_ca_certificate`); with this set they speak plain HTTP, and forwarded requests are only signed " +
+					"with the fleet secret. Only for replicas on a network nothing else can see. Changing it rolls the fleet, and during that " +
+					"rollout an updated replica and one not yet updated cannot forward to each other. Default: `false`.",
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+			"internal_ca_certificate": schema.StringAttribute{
+				MarkdownDescription: "The fleet CA certificate (PEM) that the replicas' certificates chain to, derived from `secret` and " +
+					"`name` (no key is kept in the state: the same secret gives the same CA on every plan). Give it to `dwk status --ca-file` " +
+					"for an admin listener that is not on loopback. Null in local mode and with `insecure_plaintext_internal`.",
+				Computed: true,
 			},
 			"ready_timeout": durationAttr("How long a started replica may take to answer `/readyz` with 200.", defaults.ReadyTimeout, time.Second),
 			"replicas": schema.ListNestedAttribute{

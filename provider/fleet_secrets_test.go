@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/dwk/fleet/appliance/fleet/internaltls"
 	"github.com/dwk/fleet/test/freeport"
 	"github.com/dwk/fleet/test/libsqlserver"
 	"github.com/dwk/fleet/test/procs"
@@ -20,8 +21,9 @@ import (
 	"github.com/dwk/fleet/test/sshd"
 )
 
-// TestAccFleetSecretsOutOfState deploys a central-mode fleet over SSH with
-// every secret dwk_fleet takes — the fleet secret, the admin token, the
+// TestAccFleetSecretsOutOfState deploys a central-mode fleet over SSH, on
+// a libSQL server that wants TLS with a private CA, tokens and an admin
+// key, with every secret dwk_fleet takes — the fleet secret, the admin token, the
 // hosts' SSH key, the libSQL auth token and admin key, the S3 secret key —
 // and then looks for each of them in `terraform show -json` and in every
 // state file Terraform wrote. None may be there. The plan after the apply
@@ -31,7 +33,7 @@ func TestAccFleetSecretsOutOfState(t *testing.T) {
 	testAccPreCheck(t)
 	tmp := t.TempDir()
 	t.Setenv("TF_ACC_TEMP_DIR", tmp) // the state files land under it
-	lib := libsqlserver.Start(t)
+	lib := libsqlserver.StartSecure(t)
 	s3 := s3server.Start(t)
 	hosts := sshHosts(t, sshd.Start(t, 2))
 	artifact := filepath.Join(t.TempDir(), "dwk")
@@ -41,15 +43,17 @@ func TestAccFleetSecretsOutOfState(t *testing.T) {
 	adminToken := "admin-" + strings.Repeat("5e", 20)
 
 	var hostsHCL strings.Builder
-	for _, h := range hosts {
+	internals := make([]string, len(hosts))
+	for i, h := range hosts {
+		internals[i] = freeport.Must(t, h.ssh.Address)
 		fmt.Fprintf(&hostsHCL, "    { address = %q, port = %d, user = %q, private_key = %q, host_key = %q, install_dir = %q, public = %q, admin = %q,\n"+
 			"      internal = %q, advertise = %q },\n",
 			h.ssh.Address, h.ssh.Port, h.ssh.User, h.ssh.PrivateKey, h.ssh.HostKey, h.installDir, h.public, h.admin,
-			h.ssh.Address+":"+itoa(int64(freeport.Port(t, h.ssh.Address))), "")
+			internals[i], "")
 	}
 	cfg := fmt.Sprintf(`
 provider "dwk" {
-  libsql = { url = %[1]q, admin_url = %[2]q, admin_token = %[3]q }
+  libsql = { url = %[1]q, admin_url = %[2]q, admin_token = %[3]q, auth_token = %[15]q, ca_file = %[17]q }
   s3     = { endpoint = %[4]q, region = %[5]q, access_key = %[6]q, secret_key = %[7]q, path_style = %[8]v }
   ssh    = { private_key = %[9]q, agent = false }
 }
@@ -90,12 +94,21 @@ data "dwk_fleet_status" "s" {
   depends_on = [dwk_fleet.f]
 }
 `, lib.URL, lib.AdminURL, lib.AdminKey, s3.Endpoint, s3.Region, s3.AccessKey, s3.SecretKey, s3.PathStyle, hosts[0].ssh.PrivateKey,
-		fleet, bucket, testSecret, adminToken, artifact, lib.AuthToken, hostsHCL.String())
+		fleet, bucket, testSecret, adminToken, artifact, lib.AuthToken, hostsHCL.String(), lib.CAFile)
 	cfg = strings.ReplaceAll(cfg, `, advertise = ""`, "")
 
+	ca, err := internaltls.FromSecret([]byte(testSecret), fleet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	memberKey, err := ca.Member(hosts[0].ssh.Address)
+	if err != nil {
+		t.Fatal(err)
+	}
 	secrets := map[string]string{
 		"fleet secret": testSecret, "admin token": adminToken, "libSQL auth token": lib.AuthToken,
 		"libSQL admin key": lib.AdminKey, "S3 secret key": s3.SecretKey, "SSH private key": pemBody(hosts[0].ssh.PrivateKey),
+		"member TLS key": pemBody(string(memberKey.Key)),
 	}
 	noSecrets := func(where, text string) error {
 		for name, v := range secrets {
@@ -113,6 +126,9 @@ data "dwk_fleet_status" "s" {
 			Check: resource.ComposeTestCheckFunc(
 				checkReady(hosts),
 				resource.TestCheckResourceAttr("data.dwk_fleet_status.s", "ready", "2"),
+				resource.TestCheckResourceAttr("dwk_fleet.f", "internal_ca_certificate", string(ca.CertPEM())),
+				checkInternalTLS(hosts, internals, fleet, ca.CertPEM()),
+				checkCountersAcross(hosts),
 				func(*terraform.State) error {
 					files, _ := filepath.Glob(filepath.Join(tmp, "*", "*", "terraform.tfstate*"))
 					more, _ := filepath.Glob(filepath.Join(tmp, "*", "terraform.tfstate*"))

@@ -2,17 +2,24 @@ package provider
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
 	"fmt"
 	"net"
+	"os"
 	"path"
 	"regexp"
 	"strconv"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	tfpath "github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/internaltls"
+	"github.com/dwk/fleet/appliance/process/netaddr"
 	"github.com/dwk/fleet/provider/internal/defaults"
 	"github.com/dwk/fleet/provider/internal/deploy"
 	"github.com/dwk/fleet/provider/internal/sshtarget"
@@ -49,7 +56,16 @@ type fleetSpec struct {
 	AutoRevert   bool
 	// RemoveUnreachable goes on without hosts that cannot be reached.
 	RemoveUnreachable bool
-	Hosts             []*hostSpec
+	// CA issues the replicas' internal TLS certificates; nil in local mode,
+	// with insecure_plaintext_internal, or while the secret is unset (as
+	// in a spec resolved from the state).
+	CA *internaltls.SecretCA
+	// CACert is the CA certificate admin calls trust: CA's, or for a spec
+	// resolved from the state, the recorded internal_ca_certificate.
+	CACert []byte
+	// LibSQLCA is the content of libsql.ca_file, copied to the hosts.
+	LibSQLCA []byte
+	Hosts    []*hostSpec
 }
 
 // hostSpec is one host with its defaults resolved.
@@ -146,6 +162,15 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 		lm.AuthToken, lm.AdminToken = stringOrNull(sec.LibSQLAuth), stringOrNull(sec.LibSQLAdmin)
 		c := provLibSQL.with(&lm)
 		s.LibSQL = &config.LibSQL{URL: c.URL, AdminURL: c.AdminURL, AuthToken: secretOrNil(c.AuthToken), AdminToken: secretOrNil(c.AdminToken)}
+		if c.CAFile != "" {
+			b, err := os.ReadFile(c.CAFile)
+			if err != nil {
+				diags.AddAttributeError(tfpath.Root("libsql").AtName("ca_file"), "Cannot read the libSQL CA", err.Error())
+			} else if !x509.NewCertPool().AppendCertsFromPEM(b) {
+				diags.AddAttributeError(tfpath.Root("libsql").AtName("ca_file"), "Not a CA certificate", c.CAFile+" holds no PEM certificate.")
+			}
+			s.LibSQLCA = b
+		}
 		var sm fleetS3Model
 		if !m.S3.IsNull() {
 			diags.Append(m.S3.As(ctx, &sm, objectAsOptions)...)
@@ -182,8 +207,62 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 		hs[i].PrivateKey, hs[i].Passphrase = stringOrNull(hk.PrivateKey), stringOrNull(hk.Passphrase)
 	}
 	s.Hosts = resolveHosts(s.Name, hs, ports, provSSH)
+	if s.Mode == config.ModeCentral && !boolValue(m.Plaintext) && s.Secret != "" && s.Name != "" {
+		ca, err := internaltls.FromSecret([]byte(s.Secret), s.Name)
+		if err != nil {
+			diags.AddError("Cannot derive the fleet CA", err.Error())
+		}
+		s.CA = ca
+		if ca != nil {
+			s.CACert = ca.CertPEM()
+		}
+	} else if s.Secret == "" && !m.InternalCA.IsNull() && !m.InternalCA.IsUnknown() {
+		s.CACert = []byte(m.InternalCA.ValueString())
+	}
 	return s, true, diags
 }
+
+// CACertificate is internal_ca_certificate: the CA's PEM, or null.
+func (s *fleetSpec) CACertificate() types.String {
+	if s.CA == nil {
+		return types.StringNull()
+	}
+	return types.StringValue(string(s.CA.CertPEM()))
+}
+
+// pki is h's TLS files: its internal TLS identity and the libSQL CA; nil
+// when there are none.
+func (s *fleetSpec) pki(h *hostSpec) (*deploy.PKI, error) {
+	files := map[string][]byte{}
+	if s.CA != nil {
+		m, err := s.CA.Member(h.Member)
+		if err != nil {
+			return nil, err
+		}
+		files[pkiCA], files[pkiCert], files[pkiKey] = s.CA.CertPEM(), m.Cert, m.Key
+	}
+	if s.LibSQLCA != nil {
+		files[pkiLibSQLCA] = s.LibSQLCA
+	}
+	if len(files) == 0 {
+		return nil, nil
+	}
+	sum := sha256.New()
+	for _, n := range []string{pkiCA, pkiCert, pkiLibSQLCA} { // the key follows from the certificate
+		fmt.Fprintf(sum, "%s %d\n", n, len(files[n]))
+		sum.Write(files[n])
+	}
+	return &deploy.PKI{ID: hex.EncodeToString(sum.Sum(nil))[:16], Files: files}, nil
+}
+
+// The file names in a replica's pki directory.
+const (
+	pkiCA   = "ca.pem"
+	pkiCert = "member.pem"
+	pkiKey  = "member-key.pem"
+	// pkiLibSQLCA is libsql.ca_file's copy.
+	pkiLibSQLCA = "libsql-ca.pem"
+)
 
 // resolveHosts applies the per-host defaults; a host without a key of
 // its own uses the provider's ssh credentials.
@@ -248,6 +327,19 @@ func (s *fleetSpec) render(h *hostSpec) *config.Config {
 	if s.Mode == config.ModeCentral {
 		c.Listen.Internal, c.Listen.Advertise = h.Internal, h.Advertise
 		c.Storage.LibSQL, c.Storage.S3 = s.LibSQL, s.S3
+		if p, err := s.pki(h); err == nil && p != nil {
+			dir := path.Join(h.InstallDir, deploy.PKIDir(p.ID))
+			if s.CA != nil {
+				c.Listen.InternalTLS = &config.InternalTLS{
+					CAFile: path.Join(dir, pkiCA), CertFile: path.Join(dir, pkiCert), KeyFile: path.Join(dir, pkiKey),
+				}
+			}
+			if s.LibSQLCA != nil {
+				lib := *s.LibSQL
+				lib.CAFile = path.Join(dir, pkiLibSQLCA)
+				c.Storage.LibSQL = &lib
+			}
+		}
 	} else {
 		c.Storage.DataDir = path.Join(h.InstallDir, "data")
 	}
@@ -265,6 +357,14 @@ func (s *fleetSpec) deployHost(h *hostSpec, t deploy.Target) (*deploy.Host, erro
 		return nil, fmt.Errorf("render dwk.json for %s: %w", h.Label(), err)
 	}
 	dh.Config = b
+	if dh.PKI, err = s.pki(h); err != nil {
+		return nil, fmt.Errorf("issue the TLS certificate of %s: %w", h.Label(), err)
+	}
+	if s.CACert != nil && !netaddr.Loopback(h.Admin) {
+		if dh.AdminTLS, err = internaltls.AdminClientConfigPEM(s.CACert, s.Name); err != nil {
+			return nil, fmt.Errorf("internal_ca_certificate: %w", err)
+		}
+	}
 	return dh, nil
 }
 

@@ -2,12 +2,14 @@ package provider
 
 import (
 	"context"
+	"path"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/internaltls"
 	"github.com/dwk/fleet/provider/internal/deploy"
 )
 
@@ -132,5 +134,46 @@ func TestFullyKnown(t *testing.T) {
 	}
 	if fullyKnown(ctx, types.StringValue("a"), types.StringUnknown()) {
 		t.Error("unknown value reported known")
+	}
+}
+
+// TestRenderInternalTLS: a central fleet's replicas get a member
+// certificate of the CA derived from the secret, in a pki directory named
+// by its content (so a new secret is a new config), and the libSQL CA
+// copy goes in the same directory.
+func TestRenderInternalTLS(t *testing.T) {
+	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
+	spec := func(secret string) *fleetSpec {
+		ca, err := internaltls.FromSecret([]byte(secret), "prod")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &fleetSpec{Name: "prod", Mode: "central", Secret: secret, AdminToken: "tok", DrainTimeout: 30e9, LeaseTTL: 10e9,
+			LogLevel: "info", Salt: "s", LibSQL: &config.LibSQL{URL: "https://db:8080"}, S3: &config.S3{Bucket: "b"}, CA: ca}
+	}
+	s := spec(testSecret)
+	c := s.render(h)
+	it := c.Listen.InternalTLS
+	if it == nil || !strings.HasPrefix(it.CertFile, "/opt/dwk/prod/pki/") || path.Dir(it.CAFile) != path.Dir(it.KeyFile) {
+		t.Fatalf("internal_tls = %+v, want files in /opt/dwk/prod/pki/<id>/", it)
+	}
+	p, err := s.pki(h)
+	if err != nil || p == nil || len(p.Files) != 3 || path.Base(path.Dir(it.CertFile)) != p.ID {
+		t.Fatalf("pki = %+v, %v; want three files in the directory internal_tls names", p, err)
+	}
+	if s2 := spec(testSecret + "x"); s2.configHash(h) == s.configHash(h) {
+		t.Error("a new secret (a new CA) does not change the config hash")
+	}
+	s.LibSQLCA = []byte("-----BEGIN CERTIFICATE-----\n")
+	c2 := s.render(h)
+	if c2.Storage.LibSQL.CAFile == "" || path.Dir(c2.Storage.LibSQL.CAFile) == path.Dir(it.CAFile) {
+		t.Errorf("libsql.ca_file = %q; want it in a new pki directory", c2.Storage.LibSQL.CAFile)
+	}
+	if s.LibSQL.CAFile != "" {
+		t.Error("render changed the spec's libsql")
+	}
+	s.CA = nil // insecure_plaintext_internal
+	if c := s.render(h); c.Listen.InternalTLS != nil {
+		t.Errorf("plaintext fleet rendered internal_tls %+v", c.Listen.InternalTLS)
 	}
 }

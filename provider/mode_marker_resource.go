@@ -222,7 +222,7 @@ func (r *modeMarkerResource) open(ctx context.Context, m *modeMarkerModel) (*mar
 func storesConfig(fleet, bucket string, lc libsqlConn, sc s3Conn) *config.Config {
 	cfg := &config.Config{Fleet: config.Fleet{Name: fleet}, Storage: config.Storage{
 		Mode:   config.ModeCentral,
-		LibSQL: &config.LibSQL{URL: lc.URL, AuthToken: config.Literal(lc.AuthToken)},
+		LibSQL: &config.LibSQL{URL: lc.URL, AuthToken: config.Literal(lc.AuthToken), CAFile: lc.CAFile},
 	}}
 	if bucket != "" {
 		cfg.Storage.S3 = &config.S3{

@@ -40,7 +40,7 @@ func newMarkerEnv(t *testing.T) *markerEnv {
 	lib := libsqlserver.Start(t)
 	s3 := s3server.Start(t)
 	fleet := libsqlserver.Namespace("mk")
-	admin, err := nsadmin.New(lib.AdminURL, lib.AdminKey)
+	admin, err := nsadmin.New(lib.AdminURL, lib.AdminKey, "")
 	if err != nil {
 		t.Fatal(err)
 	}

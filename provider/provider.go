@@ -102,6 +102,12 @@ func (p *dwkProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 						MarkdownDescription: "Key sent to `admin_url` (sqld's `--admin-auth-key`). Environment: `DWK_LIBSQL_ADMIN_TOKEN`.",
 						Optional:            true, Sensitive: true,
 					},
+					"ca_file": schema.StringAttribute{
+						MarkdownDescription: "PEM file of the CA certificate(s) an `https://` or `wss://` libSQL server is checked against, " +
+							"for a server whose CA the system does not trust (`dwk libsql --tls-cert-file`). `dwk_fleet` copies it to its hosts. " +
+							"Default: the system's roots. Environment: `DWK_LIBSQL_CA_FILE`.",
+						Optional: true,
+					},
 				},
 			},
 			"ssh": sshSchema(),

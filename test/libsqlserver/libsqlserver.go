@@ -30,6 +30,9 @@ type Server struct {
 	// AuthToken and AdminKey authenticate; empty when not needed.
 	AuthToken string
 	AdminKey  string
+	// CAFile is the PEM CA an https:// server's certificate chains to;
+	// "" for a plain HTTP server (see StartSecure).
+	CAFile string
 	// External is true when the server comes from DWK_TEST_LIBSQL_URL.
 	External bool
 
@@ -40,8 +43,8 @@ type Server struct {
 }
 
 var (
-	hranaRE = regexp.MustCompile(`serving Hrana on (http://\S+)`)
-	adminRE = regexp.MustCompile(`admin API on (http://\S+)`)
+	hranaRE = regexp.MustCompile(`serving Hrana on (https?://\S+)`)
+	adminRE = regexp.MustCompile(`admin API on (https?://\S+)`)
 )
 
 // Start returns a libSQL server for the test. extraArgs go to dwk libsql.
@@ -66,7 +69,7 @@ func (s *Server) start(httpAddr string) {
 	if httpAddr != "" {
 		// Restart on the same ports so clients keep their URLs.
 		args[2] = httpAddr
-		args[4] = strings.TrimPrefix(s.AdminURL, "http://")
+		args[4] = hostPort(s.AdminURL)
 	}
 	s.proc = procs.Start(s.t, "dwk libsql", procs.Binary(s.t), nil, args...)
 	s.URL = s.proc.WaitFor(hranaRE, 60*time.Second)[1]
@@ -91,7 +94,12 @@ func (s *Server) Restart(down time.Duration, onStopped ...func()) {
 		f()
 	}
 	time.Sleep(down - time.Since(start))
-	s.start(strings.TrimPrefix(s.URL, "http://"))
+	s.start(hostPort(s.URL))
+}
+
+// hostPort is the host:port of an http:// or https:// URL.
+func hostPort(u string) string {
+	return strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://")
 }
 
 // Pause freezes the server (SIGSTOP) until Resume: it keeps its

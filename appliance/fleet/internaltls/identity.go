@@ -224,6 +224,20 @@ func AdminClientConfig(file, fleet string) (*tls.Config, error) {
 	if err != nil {
 		return nil, err
 	}
+	return adminClientConfig(roots, fleet), nil
+}
+
+// AdminClientConfigPEM is AdminClientConfig with the CA certificates given
+// as PEM.
+func AdminClientConfigPEM(ca []byte, fleet string) (*tls.Config, error) {
+	roots := x509.NewCertPool()
+	if !roots.AppendCertsFromPEM(ca) {
+		return nil, errors.New("internaltls: the CA holds no PEM certificate")
+	}
+	return adminClientConfig(roots, fleet), nil
+}
+
+func adminClientConfig(roots *x509.CertPool, fleet string) *tls.Config {
 	return &tls.Config{
 		MinVersion:         tls.VersionTLS12,
 		InsecureSkipVerify: true, // verified by VerifyConnection
@@ -234,5 +248,5 @@ func AdminClientConfig(file, fleet string) (*tls.Config, error) {
 			}
 			return verifyChain(raw, roots, fleet, x509.ExtKeyUsageServerAuth, "", time.Now())
 		},
-	}, nil
+	}
 }

@@ -38,16 +38,25 @@ func httpClient(h *Host) *http.Client {
 			DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
 				return h.Target.DialContext(ctx, network, h.AdminAddr)
 			},
+			TLSClientConfig:   h.AdminTLS,
 			DisableKeepAlives: true,
 		},
 		Timeout: 10 * time.Second,
 	}
 }
 
+// adminURL is the URL of path on the replica's admin listener.
+func (h *Host) adminURL(path string) string {
+	if h.AdminTLS != nil {
+		return "https://" + h.AdminAddr + path
+	}
+	return "http://" + h.AdminAddr + path
+}
+
 // probe is one GET /readyz: ok, and a description of the answer (status
 // and body) or of the error.
 func probe(ctx context.Context, c *http.Client, h *Host) (bool, string) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+h.AdminAddr+"/readyz", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.adminURL("/readyz"), nil)
 	if err != nil {
 		return false, err.Error()
 	}
@@ -83,8 +92,8 @@ func (d *Deployer) WaitReady(ctx context.Context, h *Host, service string, timeo
 			break
 		}
 	}
-	return fmt.Errorf("%w: GET http://%s/readyz did not answer 200 within %s; last answer: %s%s",
-		ErrNotReady, h.AdminAddr, timeout, last, logTail(ctx, h, service))
+	return fmt.Errorf("%w: GET %s did not answer 200 within %s; last answer: %s%s",
+		ErrNotReady, h.adminURL("/readyz"), timeout, last, logTail(ctx, h, service))
 }
 
 // WaitHealthy requires /readyz to answer 200 at every poll for d.
@@ -121,7 +130,7 @@ func logTail(ctx context.Context, h *Host, service string) string {
 // Status asks the replica's admin API for its status report.
 func (d *Deployer) Status(ctx context.Context, h *Host) (Report, error) {
 	var r Report
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+h.AdminAddr+"/admin/status", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.adminURL("/admin/status"), nil)
 	if err != nil {
 		return r, err
 	}

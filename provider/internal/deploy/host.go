@@ -20,6 +20,7 @@ package deploy
 
 import (
 	"crypto/sha256"
+	"crypto/tls"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -56,6 +57,11 @@ type Host struct {
 	AdminToken string
 	// Config is the rendered dwk.json.
 	Config []byte
+	// PKI is the replica's TLS files, nil without internal TLS.
+	PKI *PKI
+	// AdminTLS, when set, is how the admin listener is reached: it
+	// serves TLS (not on loopback, with internal TLS on).
+	AdminTLS *tls.Config
 	// DrainTimeout is the replica's drain.timeout: stopping waits this long
 	// plus a margin before killing it.
 	DrainTimeout time.Duration

@@ -32,6 +32,9 @@ func (d *Deployer) Stage(ctx context.Context, h *Host, a Artifact) error {
 			return err
 		}
 	}
+	if err := d.stagePKI(ctx, h); err != nil {
+		return err
+	}
 	write := fmt.Sprintf("umask 077 && cat > %s && chmod 0600 %s", h.q("dwk.json.new"), h.q("dwk.json.new"))
 	if _, err := h.Target.Run(ctx, write, bytes.NewReader(h.Config)); err != nil {
 		return fmt.Errorf("write %s: %w", h.path("dwk.json.new"), err)
@@ -120,8 +123,10 @@ ln -sfn "$(readlink current.prev)" current && cp -p dwk.json.prev dwk.json && ec
 	return strings.TrimSpace(string(out)) == "restored", nil
 }
 
-// prune deletes binaries other than the active and the previous one.
+// prune deletes binaries other than the active and the previous one, and
+// TLS files neither config refers to.
 func (d *Deployer) prune(ctx context.Context, h *Host) {
+	d.prunePKI(ctx, h)
 	cmd := fmt.Sprintf(`cd %s/bin && keep1=$(basename "$(readlink ../current 2>/dev/null)") && keep2=$(basename "$(readlink ../current.prev 2>/dev/null)");
 for f in dwk-*; do [ -e "$f" ] || continue; [ "$f" = "$keep1" ] || [ "$f" = "$keep2" ] || rm -f "$f"; done`, quote(h.InstallDir))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
@@ -136,7 +141,7 @@ func (d *Deployer) removeFiles(ctx context.Context, h *Host) error {
 	cmd := fmt.Sprintf(`d=%s
 [ -d "$d" ] || exit 0
 [ -e "$d/%s" ] || { echo "not removing $d: it has no %s marker, so dwk did not install it" >&2; exit 0; }
-cd "$d" && rm -rf bin data current current.prev dwk.json dwk.json.new dwk.json.prev dwk.pid .dwk.pid.tmp dwk.log deploy.log %s && cd / && rmdir "$d" 2>/dev/null || true`,
+cd "$d" && rm -rf bin data pki current current.prev dwk.json dwk.json.new dwk.json.prev dwk.pid .dwk.pid.tmp dwk.log deploy.log %s && cd / && rmdir "$d" 2>/dev/null || true`,
 		quote(h.InstallDir), markerFile, markerFile, markerFile)
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		return fmt.Errorf("remove %s: %w", h.InstallDir, err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 )
 
@@ -26,9 +27,16 @@ type Client struct {
 }
 
 // New returns a client of the admin API at base, authenticating with key
-// when it is not empty. It does no I/O.
-func New(base, key string) (*Client, error) {
+// when it is not empty, and checking an https:// server against the CA
+// certificates in caFile when it is set. It does no I/O.
+func New(base, key, caFile string) (*Client, error) {
 	hc := &http.Client{Timeout: 30 * time.Second}
+	if caFile != "" {
+		var err error
+		if hc, err = hranaclient.WithCA(hc, caFile); err != nil {
+			return nil, err
+		}
+	}
 	c, err := libsqladmin.New(libsqladmin.Config{URL: base, AdminKey: key, HTTPClient: hc})
 	if err != nil {
 		return nil, err

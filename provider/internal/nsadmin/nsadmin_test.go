@@ -11,7 +11,7 @@ import (
 
 func TestSetConfig(t *testing.T) {
 	srv := libsqlserver.Start(t)
-	c, err := New(srv.AdminURL, srv.AdminKey)
+	c, err := New(srv.AdminURL, srv.AdminKey, "")
 	if err != nil {
 		t.Fatal(err)
 	}
