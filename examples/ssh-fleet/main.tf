@@ -20,6 +20,7 @@ provider "dwk" {
     admin_url   = var.libsql_admin_url
     auth_token  = var.libsql_auth_token
     admin_token = var.libsql_admin_token
+    ca_file     = var.libsql_ca_file
   }
   s3 = {
     endpoint   = var.s3_endpoint

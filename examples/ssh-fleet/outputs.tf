@@ -22,3 +22,8 @@ output "databases" {
   description = "The fleet's libSQL databases."
   value       = module.fleet.databases
 }
+
+output "internal_ca_certificate" {
+  description = "The fleet CA certificate the replicas' internal TLS certificates chain to (for dwk status --ca-file)."
+  value       = module.fleet.internal_ca_certificate
+}

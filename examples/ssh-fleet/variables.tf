@@ -55,16 +55,22 @@ variable "libsql_admin_url" {
 }
 
 variable "libsql_auth_token" {
-  description = "JWT for the libSQL server, if it requires one."
+  description = "JWT the replicas and Terraform send to the libSQL server: EdDSA-signed, with an `exp` (dwk libsql refuses tokens without one). A server that checks no token is one anybody on the network can read and write."
   type        = string
   sensitive   = true
-  default     = null
+  nullable    = false
 }
 
 variable "libsql_admin_token" {
-  description = "Admin API key of the libSQL server (sqld --admin-auth-key), if it has one."
+  description = "Admin API key of the libSQL server (dwk libsql or sqld --admin-auth-key)."
   type        = string
   sensitive   = true
+  nullable    = false
+}
+
+variable "libsql_ca_file" {
+  description = "PEM file of the CA that the libSQL server's TLS certificate chains to, when the system does not trust it (a private CA); copied to the hosts. Null for a certificate of a public CA."
+  type        = string
   default     = null
 }
 

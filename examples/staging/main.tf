@@ -9,9 +9,10 @@
 
 provider "dwk" {
   libsql = {
-    url        = var.libsql_url
-    admin_url  = var.libsql_admin_url
-    auth_token = var.libsql_auth_token
+    url         = var.libsql_url
+    admin_url   = var.libsql_admin_url
+    auth_token  = var.libsql_auth_token
+    admin_token = var.libsql_admin_token
   }
   s3 = {
     endpoint   = var.s3_endpoint

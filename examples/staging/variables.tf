@@ -47,7 +47,14 @@ variable "libsql_admin_url" {
 }
 
 variable "libsql_auth_token" {
-  description = "JWT for the libSQL server, if it requires one."
+  description = "JWT for the libSQL server (EdDSA-signed, with an `exp`). Null falls back to DWK_LIBSQL_AUTH_TOKEN; `make demo`'s stores require one."
+  type        = string
+  sensitive   = true
+  default     = null
+}
+
+variable "libsql_admin_token" {
+  description = "Admin API key of the libSQL server. Null falls back to DWK_LIBSQL_ADMIN_TOKEN; `make demo`'s stores require one."
   type        = string
   sensitive   = true
   default     = null

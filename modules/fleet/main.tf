@@ -61,6 +61,7 @@ resource "dwk_fleet" "this" {
   libsql = {
     url         = var.libsql.url
     admin_url   = var.libsql.admin_url
+    ca_file     = var.libsql.ca_file
     auth_token  = var.libsql_auth_token
     admin_token = var.libsql_admin_token
   }
@@ -88,6 +89,8 @@ resource "dwk_fleet" "this" {
   min_healthy_time = var.min_healthy_time
   ready_timeout    = var.ready_timeout
   auto_revert      = var.auto_revert
+
+  insecure_plaintext_internal = var.insecure_plaintext_internal
 
   hosts = [for h in var.hosts : {
     address     = h.address

@@ -27,6 +27,11 @@ output "members" {
 }
 
 
+output "internal_ca_certificate" {
+  description = "The fleet CA certificate (PEM) the replicas' internal TLS certificates chain to; null with `insecure_plaintext_internal`. `dwk status --ca-file` takes it for an admin listener that is not on loopback."
+  value       = dwk_fleet.this.internal_ca_certificate
+}
+
 output "bucket" {
   description = "The fleet's bucket."
   value       = dwk_bucket.this.name

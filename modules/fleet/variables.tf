@@ -75,10 +75,11 @@ variable "ssh_private_key" {
 }
 
 variable "libsql" {
-  description = "The libSQL server as the replicas reach it (`storage.libsql`): `url` (Hrana) and `admin_url` (namespaces API, to create object databases). Unset fields fall back to the provider's `libsql` block, which is how Terraform reaches it; set them when the hosts use another address."
+  description = "The libSQL server as the replicas reach it (`storage.libsql`): `url` (Hrana), `admin_url` (namespaces API, to create object databases) and `ca_file` (PEM CA of a server with a private certificate, copied to the hosts). Unset fields fall back to the provider's `libsql` block, which is how Terraform reaches it; set them when the hosts use another address."
   type = object({
     url       = optional(string)
     admin_url = optional(string)
+    ca_file   = optional(string)
   })
   default  = {}
   nullable = false
@@ -311,4 +312,11 @@ variable "log_level" {
     condition     = contains(["debug", "info", "warn", "error"], var.log_level)
     error_message = "log_level must be debug, info, warn or error."
   }
+}
+
+variable "insecure_plaintext_internal" {
+  description = "Turn off mutual TLS between the replicas (on by default, with a fleet CA derived from `secret`); forwarded requests are then only signed. Only for hosts on a network nothing else can see. See docs/security.md."
+  type        = bool
+  default     = false
+  nullable    = false
 }
