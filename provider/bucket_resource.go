@@ -53,7 +53,8 @@ func (r *bucketResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An S3 bucket on any S3-compatible store, for a fleet's blobs (R2 bindings) and its mode marker. " +
 			"Deleting a bucket that still holds objects fails unless `force_destroy` is set. " +
-			"Import an existing bucket by name: `terraform import dwk_bucket.x NAME`.",
+			"Import an existing bucket by name: `terraform import dwk_bucket.x NAME`, or " +
+			"`NAME@ENDPOINT` (with `?region=R&path_style=true` as needed) for one on another store than the provider's (the keys come from the provider).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The bucket name.",
@@ -206,9 +207,28 @@ func (r *bucketResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 }
 
+// ImportState takes NAME, or NAME@ENDPOINT[?region=R&path_style=true] for
+// a bucket on another store than the provider's (the keys then come from
+// the provider's s3 or its environment).
 func (r *bucketResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	id, err := parseImportID(req.ID, "region", "path_style")
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import id", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), id.Name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id.Name)...)
+	if id.URL != "" {
+		m := &s3Model{Endpoint: types.StringValue(id.URL), Region: types.StringNull(), AccessKey: types.StringNull(),
+			SecretKey: types.StringNull(), PathStyle: types.BoolNull()}
+		if id.Region != "" {
+			m.Region = types.StringValue(id.Region)
+		}
+		if id.PathStyle != nil {
+			m.PathStyle = types.BoolValue(*id.PathStyle)
+		}
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("s3"), m)...)
+	}
 }
 
 // isNotFound reports a missing bucket.

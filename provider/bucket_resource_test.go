@@ -29,9 +29,10 @@ func TestAccBucket(t *testing.T) {
 	b := make([]byte, 6)
 	rand.Read(b)
 	name := "dwk-tfacc-" + hex.EncodeToString(b)
-	// The provider gets the endpoint and keys from the environment, the
-	// bucket overrides path_style.
-	t.Setenv(EnvS3Endpoint, srv.Endpoint)
+	// The provider gets the keys from the environment and an endpoint
+	// where nothing listens; the bucket overrides the endpoint and
+	// path_style, so every operation (import too) must use its own.
+	t.Setenv(EnvS3Endpoint, "http://127.0.0.1:9")
 	t.Setenv(EnvS3AccessKey, srv.AccessKey)
 	t.Setenv(EnvS3SecretKey, srv.SecretKey)
 	t.Setenv(EnvS3Region, srv.Region)
@@ -39,9 +40,9 @@ func TestAccBucket(t *testing.T) {
 		return fmt.Sprintf(`resource "dwk_bucket" "b" {
   name          = %q
   force_destroy = %v
-  s3            = { path_style = %v }
+  s3            = { endpoint = %q, path_style = %v }
 }
-`, name, force, srv.PathStyle)
+`, name, force, srv.Endpoint, srv.PathStyle)
 	}
 	exists := func(want bool) error {
 		_, err := c.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: aws.String(name)})
@@ -72,7 +73,15 @@ func TestAccBucket(t *testing.T) {
 					resource.TestCheckResourceAttr("dwk_bucket.b", "force_destroy", "false"),
 				),
 			},
-			{ResourceName: "dwk_bucket.b", ImportState: true, ImportStateVerify: true, ImportStateId: name, ImportStateVerifyIgnore: []string{"s3"}},
+			{
+				// Imported by name alone, it is looked for at the provider's endpoint.
+				ResourceName: "dwk_bucket.b", ImportState: true, ImportStateId: name,
+				ExpectError: regexp.MustCompile("Cannot read bucket"),
+			},
+			{
+				ResourceName: "dwk_bucket.b", ImportState: true, ImportStateVerify: true,
+				ImportStateId: fmt.Sprintf("%s@%s?path_style=%v", name, srv.Endpoint, srv.PathStyle),
+			},
 			{
 				// A bucket holding objects is not destroyed without force_destroy.
 				PreConfig:   fill,

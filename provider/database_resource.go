@@ -60,7 +60,8 @@ func (r *databaseResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A libSQL database: a namespace on sqld or `dwk libsql`, created and deleted through the admin API " +
 			"(`POST /v1/namespaces/{name}/create`, `DELETE /v1/namespaces/{name}`). Deleting the resource deletes the database " +
-			"and its data, unless `deletion_protection` is set. Import an existing database by name: `terraform import dwk_database.x NAME`.",
+			"and its data, unless `deletion_protection` is set. Import an existing database by name: `terraform import dwk_database.x NAME`, " +
+			"or `NAME@ADMIN_URL` for one on another server than the provider's (the admin key comes from the provider).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The database name.",
@@ -228,10 +229,22 @@ func (r *databaseResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
+// ImportState takes NAME, or NAME@ADMIN_URL for a database on another
+// server than the provider's (the admin key then comes from the
+// provider's libsql or DWK_LIBSQL_ADMIN_TOKEN).
 func (r *databaseResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	id, err := parseImportID(req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid import id", err.Error())
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), id.Name)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id.Name)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("deletion_protection"), false)...)
+	if id.URL != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("libsql"),
+			&databaseLibSQLModel{AdminURL: types.StringValue(id.URL), AdminToken: types.StringNull()})...)
+	}
 }
 
 // adminDetail explains an admin API error with a hint for the usual causes.

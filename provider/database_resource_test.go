@@ -198,3 +198,34 @@ func TestAccDatabaseErrors(t *testing.T) {
 		},
 	})
 }
+
+// TestAccDatabaseImportOverride: a database on another server than the
+// provider's is imported as NAME@ADMIN_URL; by name alone it is looked for
+// on the provider's server.
+func TestAccDatabaseImportOverride(t *testing.T) {
+	testAccPreCheck(t)
+	srv := libsqlserver.Start(t)
+	name := libsqlserver.Namespace("tfacc")
+	cfg := fmt.Sprintf(`provider "dwk" {
+  libsql = { admin_url = "http://127.0.0.1:9", admin_token = %[3]q }
+}
+resource "dwk_database" "db" {
+  name   = %[1]q
+  libsql = { admin_url = %[2]q }
+}
+`, name, srv.AdminURL, srv.AdminKey)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				Config: cfg, ResourceName: "dwk_database.db", ImportState: true, ImportStateId: name,
+				ExpectError: regexp.MustCompile("Cannot read database"),
+			},
+			{
+				Config: cfg, ResourceName: "dwk_database.db", ImportState: true, ImportStateVerify: true,
+				ImportStateId: name + "@" + srv.AdminURL,
+			},
+		},
+	})
+}

@@ -53,11 +53,15 @@ func (ts *targets) close() {
 	}
 }
 
-// deployer returns a deployer that logs through tflog.
-func (r *fleetResource) deployer() *deploy.Deployer {
+// deployer returns a deployer for fleet that logs through tflog and shows
+// its steps on the provider's progress.
+func (r *fleetResource) deployer(fleet string) *deploy.Deployer {
 	d := r.newDeployer()
 	d.Log = func(ctx context.Context, msg string, fields map[string]any) {
 		tflog.Info(ctx, "dwk_fleet: "+msg, fields)
+		if r.data != nil {
+			r.data.progress.line(fleet, msg, fields)
+		}
 	}
 	return d
 }
@@ -172,10 +176,10 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 	if !ok {
 		return
 	}
-	d := r.deployer()
+	d := r.deployer(spec.Name)
 	opCtx, cancel, timeout := opContext(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
-	tflog.Info(ctx, "dwk_fleet: creating", map[string]any{"fleet": spec.Name, "hosts": len(hosts)})
+	d.Log(ctx, "creating", map[string]any{"fleet": spec.Name, "hosts": len(hosts)})
 	out, applyErr := d.Apply(opCtx, deploy.Plan{
 		Artifact: spec.Artifact, Add: hosts, MaxParallel: spec.MaxParallel,
 		MinHealthy: spec.MinHealthy, ReadyTimeout: spec.ReadyTimeout, SkipUnreachable: spec.RemoveUnreachable,
@@ -203,6 +207,9 @@ func (r *fleetResource) Create(ctx context.Context, req resource.CreateRequest, 
 	// A failed create is saved too (Terraform marks it tainted), so that
 	// destroy or the next apply cleans up what was installed.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if !resp.Diagnostics.HasError() {
+		r.writeRecord(ctx, spec, resp.State, &resp.Diagnostics)
+	}
 }
 
 // plannedAt is planned[i], or an empty model.
@@ -269,7 +276,7 @@ func (r *fleetResource) Read(ctx context.Context, req resource.ReadRequest, resp
 	if !ok {
 		return
 	}
-	d := r.deployer()
+	d := r.deployer(spec.Name)
 	obs := make([]deploy.Observation, len(hosts))
 	var wg sync.WaitGroup
 	for i, dh := range hosts {
@@ -363,7 +370,7 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	}
 	if spec.AdminToken == "" {
 		obsCtx, cancelObs := observeContext(ctx)
-		tok, err := readBackToken(obsCtx, r.deployer(), oldHosts)
+		tok, err := readBackToken(obsCtx, r.deployer(spec.Name), oldHosts)
 		cancelObs()
 		if err != nil {
 			resp.Diagnostics.AddError("dwk_fleet: cannot read the admin token back", err.Error())
@@ -418,10 +425,10 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 			}
 		}
 	}
-	tflog.Info(ctx, "dwk_fleet: rolling out", map[string]any{
+	d := r.deployer(spec.Name)
+	d.Log(ctx, "rolling out", map[string]any{
 		"fleet": spec.Name, "add": len(p.Add), "roll": len(p.Roll), "remove": len(p.Remove), "max_parallel": spec.MaxParallel,
 	})
-	d := r.deployer()
 	opCtx, cancel, timeout := opContext(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 	out, applyErr := d.Apply(opCtx, p)
@@ -478,6 +485,9 @@ func (r *fleetResource) Update(ctx context.Context, req resource.UpdateRequest, 
 	plan.ID = plan.Name
 	plan.InternalCA = spec.CACertificate()
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if !resp.Diagnostics.HasError() {
+		r.writeRecord(ctx, spec, resp.State, &resp.Diagnostics)
+	}
 }
 
 // mergeKnown fills the unknown values of planned from prior.
@@ -509,7 +519,7 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 	if !ok {
 		return
 	}
-	d := r.deployer()
+	d := r.deployer(spec.Name)
 	opCtx, cancel, timeout := opContext(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
 	errs, dropped := make([]error, len(hosts)), make([]error, len(hosts))
@@ -543,5 +553,8 @@ func (r *fleetResource) Delete(ctx context.Context, req resource.DeleteRequest, 
 		if err != nil {
 			hostFailed(&resp.Diagnostics, hosts[i].Name, err)
 		}
+	}
+	if !resp.Diagnostics.HasError() {
+		r.deleteRecord(ctx, spec, &resp.Diagnostics)
 	}
 }

@@ -41,6 +41,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*fleetResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*fleetResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*fleetResource)(nil)
+	_ resource.ResourceWithImportState    = (*fleetResource)(nil)
 )
 
 // NewFleetResource returns dwk_fleet.
@@ -84,8 +85,9 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"`<install_dir>/current` at it, writes `<install_dir>/dwk.json` (mode 0600, rendered from the typed attributes through dwk's own " +
 			"config package), has the new binary `dwk validate` it, starts the replica — as the systemd unit `dwk-<name>.service` or, where a host " +
 			"has no systemd, as a `dwk supervise` process — and waits for `/readyz`.\n\n" +
-			"**Update** rolls: every host is staged first (upload, render, validate), so a bad binary or config fails before any replica stops; " +
-			"then at most `max_parallel` hosts at a time are drained (SIGTERM through the service manager: the replica stops taking work, " +
+			"**Update** rolls, at most `max_parallel` hosts at a time. Each batch is staged first (upload, render, validate), so a bad binary " +
+			"or config fails the first batch before any of its replicas stops, and a host that cannot be reached fails only its own batch: " +
+			"the other batches go on, and the apply then fails naming it (or, with `remove_unreachable`, warns). The hosts of a batch are drained (SIGTERM through the service manager: the replica stops taking work, " +
 			"finishes what it has and exits 0), switched to the new binary and config, started, and must answer `/readyz` with 200 for " +
 			"`min_healthy_time` before the next batch starts. A failed host stops the rollout; with `auto_revert` the hosts already changed get " +
 			"their previous binary and config back. Every step is appended to `<install_dir>/deploy.log` (`<RFC 3339 time> <event>`: " +
@@ -97,6 +99,10 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"finished fails naming the timeout, and the state records what each host runs at that moment, as it does for an interrupted apply.\n\n" +
 			"**Delete** drains every replica, removes its service (unit or process) and deletes everything it installed, including the install " +
 			"directory and, in local mode, the data in it.\n\n" +
+			"**Import** a central-mode fleet by name (`terraform import dwk_fleet.x NAME`, or an `import` block with `id = NAME`): every " +
+			"apply keeps a record of the resource's state (which holds no secret) and its config hash salt in the fleet's coordination " +
+			"database, and import reads it back through the provider's `libsql`, so a lost state adopts the running fleet and the plan " +
+			"shows no changes. A local-mode fleet keeps no record (its hosts share no store) and cannot be imported.\n\n" +
 			"Changing `name` replaces the fleet; everything else, including adding, removing or re-addressing hosts, is an in-place rollout.",
 		Blocks: map[string]schema.Block{
 			"timeouts": timeouts.Block(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),

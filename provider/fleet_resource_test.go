@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -31,6 +32,8 @@ func TestAccFleetSSH(t *testing.T) {
 	v1, v2 := binaries(t)
 	artifact := filepath.Join(t.TempDir(), "dwk")
 	copyFile(t, v1, artifact)
+	progress := filepath.Join(t.TempDir(), "progress.log")
+	t.Setenv(EnvProgress, progress)
 
 	// The admin token is read back from the hosts' dwk.json: it is kept
 	// nowhere else.
@@ -85,6 +88,21 @@ data "dwk_fleet_status" "s" {
 					resource.TestCheckResourceAttr("dwk_fleet.f", "replicas.0.version", "acc-v2"),
 					resource.TestCheckResourceAttr("dwk_fleet.f", "replicas.2.version", "acc-v2"),
 					resource.TestCheckResourceAttr("data.dwk_fleet_status.s", "members.0.version", "acc-v2"),
+					// Each host's steps were shown while the rollout ran.
+					func(*terraform.State) error {
+						b, err := os.ReadFile(progress)
+						if err != nil {
+							return err
+						}
+						for _, h := range hosts {
+							for _, step := range []string{"staged", "draining replica", "replica ready", "healthy"} {
+								if !strings.Contains(string(b), h.ssh.User+"@"+h.ssh.Addr()+": "+step) {
+									return fmt.Errorf("progress shows no %q for %s:\n%s", step, h.ssh.Addr(), b)
+								}
+							}
+						}
+						return nil
+					},
 					func(*terraform.State) error {
 						ws, err := rolloutWindows(hosts, rollStart)
 						if err != nil {

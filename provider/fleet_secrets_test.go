@@ -28,7 +28,9 @@ import (
 // and then looks for each of them in `terraform show -json` and in every
 // state file Terraform wrote. None may be there. The plan after the apply
 // must be empty too: the admin token read back from the hosts and the
-// salted config hash converge without any of them in the state.
+// salted config hash converge without any of them in the state. Then the
+// fleet is imported by name, with an import block (the plan must be a
+// no-op) and with `terraform import` (the state must be the applied one).
 func TestAccFleetSecretsOutOfState(t *testing.T) {
 	testAccPreCheck(t)
 	tmp := t.TempDir()
@@ -52,6 +54,12 @@ func TestAccFleetSecretsOutOfState(t *testing.T) {
 			internals[i], "")
 	}
 	cfg := fmt.Sprintf(`
+terraform {
+  required_providers {
+    dwk = { source = "registry.terraform.io/hashicorp/dwk" }
+  }
+}
+
 provider "dwk" {
   libsql = { url = %[1]q, admin_url = %[2]q, admin_token = %[3]q, auth_token = %[15]q, ca_file = %[17]q }
   s3     = { endpoint = %[4]q, region = %[5]q, access_key = %[6]q, secret_key = %[7]q, path_style = %[8]v }
@@ -152,6 +160,16 @@ data "dwk_fleet_status" "s" {
 				},
 			),
 			ConfigStateChecks: []statecheck.StateCheck{showJSONCheck(noSecrets)},
+		}, {
+			// A lost state: an import block adopts the running fleet by
+			// name, from the record in its coordination database, and the
+			// plan is a no-op.
+			Config: cfg, ResourceName: "dwk_fleet.f", ImportState: true,
+			ImportStateKind: resource.ImportBlockWithID, ImportStateId: fleet,
+		}, {
+			// `terraform import` gives the state the last apply left.
+			Config: cfg, ResourceName: "dwk_fleet.f", ImportState: true,
+			ImportStateId: fleet, ImportStateVerify: true,
 		}},
 	})
 }

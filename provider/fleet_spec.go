@@ -63,9 +63,11 @@ type fleetSpec struct {
 	// CACert is the CA certificate admin calls trust: CA's, or for a spec
 	// resolved from the state, the recorded internal_ca_certificate.
 	CACert []byte
-	// LibSQLCA is the content of libsql.ca_file, copied to the hosts.
-	LibSQLCA []byte
-	Hosts    []*hostSpec
+	// LibSQLCA is the content of libsql.ca_file, copied to the hosts;
+	// LibSQLCAFile its path here.
+	LibSQLCA     []byte
+	LibSQLCAFile string
+	Hosts        []*hostSpec
 }
 
 // hostSpec is one host with its defaults resolved.
@@ -169,7 +171,7 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 			} else if !x509.NewCertPool().AppendCertsFromPEM(b) {
 				diags.AddAttributeError(tfpath.Root("libsql").AtName("ca_file"), "Not a CA certificate", c.CAFile+" holds no PEM certificate.")
 			}
-			s.LibSQLCA = b
+			s.LibSQLCA, s.LibSQLCAFile = b, c.CAFile
 		}
 		var sm fleetS3Model
 		if !m.S3.IsNull() {

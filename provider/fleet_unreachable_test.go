@@ -1,7 +1,9 @@
 package provider
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -13,13 +15,14 @@ import (
 	"github.com/dwk/fleet/test/sshd"
 )
 
-// TestAccFleetUnreachable: with one of two hosts down, a rollout fails
-// naming that host; with remove_unreachable it completes for the other
-// and leaves the dead one out; removing the dead host from hosts then
-// drops it without reaching it.
+// TestAccFleetUnreachable: with the second of three hosts down, a rollout
+// (one host per batch) still rolls the first and the third, and then
+// fails naming the dead one; with remove_unreachable it completes with a
+// warning and leaves the dead one out; removing the dead host from hosts
+// then drops it without reaching it.
 func TestAccFleetUnreachable(t *testing.T) {
 	testAccPreCheck(t)
-	sh := sshd.Start(t, 2)
+	sh := sshd.Start(t, 3)
 	hosts := sshHosts(t, sh)
 	artifact := filepath.Join(t.TempDir(), "dwk")
 	copyFile(t, procs.Binary(t), artifact)
@@ -29,7 +32,7 @@ func TestAccFleetUnreachable(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
-		CheckDestroy:             checkGone(hosts[:1]), // the dead host keeps what it had
+		CheckDestroy:             checkGone([]testHost{hosts[0], hosts[2]}), // the dead host keeps what it had
 		Steps: []resource.TestStep{
 			{Config: fleetConfig("acc-dead", artifact, hosts, `  service = "process"`), Check: checkReady(hosts)},
 			{
@@ -39,8 +42,17 @@ func TestAccFleetUnreachable(t *testing.T) {
 				ExpectError: errRE("host "+dead+" failed", "connection refused"),
 			},
 			{
+				// The live hosts, before and after the dead one, were rolled.
+				PreConfig: func() {
+					for _, i := range []int{0, 2} {
+						b, err := os.ReadFile(filepath.Join(hosts[i].installDir, "dwk.json"))
+						if err != nil || !strings.Contains(string(b), `"level": "debug"`) {
+							t.Fatalf("host %d was not rolled past the dead host: %v\n%s", i, err, b)
+						}
+					}
+				},
 				Config:             fleetConfig("acc-dead", artifact, hosts, "  service = \"process\"\n  log_level = \"debug\"\n  remove_unreachable = true"),
-				Check:              checkReady(hosts[:1]),
+				Check:              checkReady([]testHost{hosts[0], hosts[2]}),
 				ExpectNonEmptyPlan: true, // the dead host is still wanted running
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("dwk_fleet.f", replica(0, "state"), knownvalue.StringExact("running")),
@@ -49,10 +61,10 @@ func TestAccFleetUnreachable(t *testing.T) {
 			},
 			{
 				// Gone from hosts: dropped without reaching it.
-				Config: fleetConfig("acc-dead", artifact, hosts[:1], "  service = \"process\"\n  log_level = \"debug\"\n  remove_unreachable = true"),
-				Check:  checkReady(hosts[:1]),
+				Config: fleetConfig("acc-dead", artifact, []testHost{hosts[0], hosts[2]}, "  service = \"process\"\n  log_level = \"debug\"\n  remove_unreachable = true"),
+				Check:  checkReady([]testHost{hosts[0], hosts[2]}),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("dwk_fleet.f", tfjsonpath.New("replicas"), knownvalue.ListSizeExact(1)),
+					statecheck.ExpectKnownValue("dwk_fleet.f", tfjsonpath.New("replicas"), knownvalue.ListSizeExact(2)),
 				},
 			},
 		},

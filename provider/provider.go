@@ -16,9 +16,11 @@ package provider
 
 import (
 	"context"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -56,6 +58,8 @@ type providerModel struct {
 	LibSQL *libsqlModel `tfsdk:"libsql"`
 	S3     *s3Model     `tfsdk:"s3"`
 	SSH    *sshModel    `tfsdk:"ssh"`
+	// Progress is where rollouts report each host's steps.
+	Progress types.String `tfsdk:"progress"`
 }
 
 // providerData is what resources and data sources get from Configure: the
@@ -64,6 +68,8 @@ type providerData struct {
 	libsql libsqlConn
 	s3     s3Conn
 	ssh    sshDefaults
+	// progress shows dwk_fleet rollouts as they go.
+	progress *progress
 }
 
 func (p *dwkProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -111,6 +117,12 @@ func (p *dwkProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *
 				},
 			},
 			"ssh": sshSchema(),
+			"progress": schema.StringAttribute{
+				MarkdownDescription: "Where `dwk_fleet` shows each host's rollout steps (staging, drain, start, ready, healthy, revert) as they " +
+					"happen, one line each: `\"auto\"` (the terminal Terraform runs in, when there is one), `\"off\"`, or a file path to append " +
+					"to. The same steps are logged at INFO (`TF_LOG=INFO`). Default: `\"auto\"`. Environment: `DWK_PROGRESS`.",
+				Optional: true,
+			},
 			"s3": schema.SingleNestedAttribute{
 				MarkdownDescription: "Default S3-compatible object store (AWS S3, R2, MinIO, versitygw, ...).",
 				Optional:            true,
@@ -149,6 +161,12 @@ func (p *dwkProvider) Configure(ctx context.Context, req provider.ConfigureReque
 		return
 	}
 	data := &providerData{libsql: libsqlFromEnv().with(m.LibSQL), s3: s3FromEnv().with(m.S3), ssh: sshFromEnv().with(m.SSH)}
+	prog, err := openProgress(pick(m.Progress, os.Getenv(EnvProgress)))
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("progress"), "Cannot open the progress file", err.Error())
+		return
+	}
+	data.progress = prog
 	resp.ResourceData = data
 	resp.DataSourceData = data
 }

@@ -100,43 +100,42 @@ func (d *Deployer) Apply(ctx context.Context, p Plan) (map[*Host]*Outcome, error
 	}
 	maxPar := max(p.MaxParallel, 1)
 
-	// Stage everything first: a bad binary or config fails here, before
-	// any running replica is touched.
-	staging := append(append([]*Host(nil), p.Add...), p.Roll...)
-	if err := parallel(staging, 4, func(h *Host) error {
-		err := d.stageHost(ctx, h, out[h], p)
-		if err != nil && p.SkipUnreachable && unreachable(ctx, err) {
-			d.logf(ctx, h, "unreachable: left out of the rollout (remove_unreachable)", "error", err.Error())
-			out[h].Skipped = true
-			out[h].Err = err
-			return nil
-		}
-		return err
-	}, out); err != nil {
+	// New hosts are staged, then start together: they carry no traffic yet.
+	var down error // the first host that could not be reached
+	if err := d.stageBatch(ctx, p.Add, out, p, &down); err != nil {
 		return out, err
 	}
-	p.Add, p.Roll = reachable(p.Add, out), reachable(p.Roll, out)
-
-	// New hosts start together: they carry no traffic yet.
-	if err := parallel(p.Add, len(p.Add), func(h *Host) error {
+	if err := parallel(reachable(p.Add, out), len(p.Add), func(h *Host) error {
 		return d.replace(ctx, h, out[h], p, false)
 	}, out); err != nil {
 		return out, err
 	}
 
+	// Running hosts: each batch is staged, then rolled. A bad binary or
+	// config fails the first batch's staging, before any of its replicas
+	// stops; a host that cannot be reached fails only its own batch, and
+	// the other batches go on.
 	var rolled []*Host
 	for i := 0; i < len(p.Roll); i += maxPar {
 		batch := p.Roll[i:min(i+maxPar, len(p.Roll))]
-		rolled = append(rolled, batch...)
-		err := parallel(batch, len(batch), func(h *Host) error {
-			return d.replace(ctx, h, out[h], p, true)
-		}, out)
+		err := d.stageBatch(ctx, batch, out, p, &down)
+		if err == nil {
+			batch = reachable(batch, out)
+			rolled = append(rolled, batch...)
+			err = parallel(batch, len(batch), func(h *Host) error {
+				return d.replace(ctx, h, out[h], p, true)
+			}, out)
+		}
 		if err != nil {
 			if p.AutoRevert {
 				d.revert(ctx, rolled, out, p)
 			}
 			return out, err
 		}
+	}
+	if down != nil {
+		// Removals wait for a rollout that reached every host.
+		return out, down
 	}
 
 	for i := 0; i < len(p.Remove); i += maxPar {
@@ -159,6 +158,35 @@ func (d *Deployer) Apply(ctx context.Context, p Plan) (map[*Host]*Outcome, error
 	return out, nil
 }
 
+// stageBatch stages hosts in parallel. A host that cannot be reached is
+// left out of the batch (its Err set): with SkipUnreachable that is all
+// (Skipped), otherwise the first such failure is kept in *down for the end
+// of the rollout. Any other failure (a command that failed: a bad binary or
+// config) is returned.
+func (d *Deployer) stageBatch(ctx context.Context, hosts []*Host, out map[*Host]*Outcome, p Plan, down *error) error {
+	var mu sync.Mutex
+	return parallel(hosts, 4, func(h *Host) error {
+		err := d.stageHost(ctx, h, out[h], p)
+		if err == nil || !unreachable(ctx, err) {
+			return err
+		}
+		if p.SkipUnreachable {
+			out[h].Skipped = true
+			d.logf(ctx, h, "unreachable: left out of the rollout (remove_unreachable)", "error", err.Error())
+			out[h].Err = err
+			return nil
+		}
+		d.logf(ctx, h, "unreachable: left out of its batch; the rollout goes on and then fails naming it", "error", err.Error())
+		out[h].Err = err
+		mu.Lock()
+		if *down == nil {
+			*down = err
+		}
+		mu.Unlock()
+		return nil
+	}, out)
+}
+
 // stageHost resolves h's service manager when it is not known yet and
 // stages the release on it.
 func (d *Deployer) stageHost(ctx context.Context, h *Host, o *Outcome, p Plan) error {
@@ -173,6 +201,7 @@ func (d *Deployer) stageHost(ctx context.Context, h *Host, o *Outcome, p Plan) e
 	if err := d.Stage(ctx, h, p.Artifact); err != nil {
 		return &HostError{h.Name, "stage", err}
 	}
+	d.logf(ctx, h, "staged", "artifact", "dwk-"+p.Artifact.ID())
 	return nil
 }
 
@@ -221,6 +250,7 @@ func (d *Deployer) replace(ctx context.Context, h *Host, o *Outcome, p Plan, rol
 			return &HostError{h.Name, "min_healthy_time", err}
 		}
 		d.event(ctx, h, EventHealthy, p.MinHealthy.String())
+		d.logf(ctx, h, "healthy", "min_healthy_time", p.MinHealthy.String())
 	}
 	if r, err := d.Status(ctx, h); err == nil {
 		o.Version = r.Version
@@ -330,11 +360,11 @@ func unreachable(ctx context.Context, err error) bool {
 	return !IsCommandError(err) && ctx.Err() == nil
 }
 
-// reachable is hosts without the ones staging skipped.
+// reachable is hosts without the ones staging left out.
 func reachable(hosts []*Host, out map[*Host]*Outcome) []*Host {
 	var r []*Host
 	for _, h := range hosts {
-		if !out[h].Skipped {
+		if out[h].Err == nil {
 			r = append(r, h)
 		}
 	}
