@@ -108,7 +108,13 @@ func (in *instance) fetch(w http.ResponseWriter, r *http.Request, started *bool)
 	if started != nil {
 		defer func() { *started = tw.wrote }()
 	}
-	err := in.call(func() { in.obj.Fetch(tw, r) })
+	err := in.call(func() {
+		if method, ok := worker.RPCMethod(ctx); ok {
+			worker.ServeRPC(tw, r, in.obj, method)
+			return
+		}
+		in.obj.Fetch(tw, r)
+	})
 	if err != nil {
 		in.rt.log.Error("object fetch panicked", "object", in.id, "err", err)
 		if !tw.wrote {

@@ -6,6 +6,8 @@
 //
 //	GET    /counter/{name}             → {"name", "value"}
 //	POST   /counter/{name}/increment   → {"name", "value"} after adding 1 (or ?by=N)
+//	POST   /counter/{name}/give?to=B   → {"name": B, "value"}: counter name calls counter B's
+//	                                     Add method (object RPC), adding 1 (or ?by=N)
 //	POST   /counter/{name}/alarm?in=2s → sets the alarm
 //	GET    /counter/{name}/alarm       → {"alarm_at", "fired", "last_fired_at"}
 //	DELETE /counter/{name}             → deletes the counter's data and alarm

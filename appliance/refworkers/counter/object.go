@@ -23,11 +23,12 @@ const schema = `CREATE TABLE IF NOT EXISTS counter (
 // object is one counter.
 type object struct {
 	state    *worker.State
+	env      *worker.Env
 	migrated bool
 }
 
-func newObject(state *worker.State, _ *worker.Env) worker.Object {
-	return &object{state: state}
+func newObject(state *worker.State, env *worker.Env) worker.Object {
+	return &object{state: state, env: env}
 }
 
 func (o *object) migrate(ctx context.Context) error {
@@ -66,6 +67,8 @@ func (o *object) Fetch(w http.ResponseWriter, r *http.Request) {
 		reply(w, map[string]any{"name": name, "deleted": true})
 	case action == "increment" && r.Method == http.MethodPost:
 		o.increment(w, r, name)
+	case action == "give" && r.Method == http.MethodPost:
+		o.give(w, r)
 	case action == "alarm" && r.Method == http.MethodPost:
 		o.setAlarm(w, r)
 	case action == "alarm" && r.Method == http.MethodGet:
@@ -106,19 +109,12 @@ func (o *object) increment(w http.ResponseWriter, r *http.Request, name string) 
 		}
 		by = n
 	}
-	cur, err := o.state.Storage.Exec(r.Context(),
-		`INSERT INTO counter (id, value) VALUES (1, ?1)
-		 ON CONFLICT (id) DO UPDATE SET value = value + ?1 RETURNING value`, by)
+	res, err := o.add(r.Context(), AddArg{By: by})
 	if err != nil {
 		fail(w, err)
 		return
 	}
-	row, err := cur.One()
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	reply(w, map[string]any{"name": name, "value": row["value"]})
+	reply(w, map[string]any{"name": name, "value": res.Value})
 }
 
 func (o *object) setAlarm(w http.ResponseWriter, r *http.Request) {

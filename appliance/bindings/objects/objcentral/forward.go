@@ -139,6 +139,10 @@ func rewrite(pr *httputil.ProxyRequest) {
 	}
 	out.Header.Del("Authorization")
 	out.Header.Set(headerHops, strconv.Itoa(t.hops))
+	out.Header.Del(headerRPC) // only a call made here names a method
+	if m, ok := worker.RPCMethod(pr.In.Context()); ok {
+		out.Header.Set(headerRPC, m)
+	}
 	out.Header.Del(headerName)
 	if name := t.id.Name(); name != "" {
 		out.Header.Set(headerName, base64.RawURLEncoding.EncodeToString([]byte(name)))

@@ -37,6 +37,9 @@ const (
 	// headerAuth carries the client's own Authorization header while the
 	// internal key occupies it.
 	headerAuth = "Dwk-Forwarded-Authorization"
+	// headerRPC names the method of a forwarded RPC call
+	// (worker.WithRPCMethod on the sending side's context).
+	headerRPC = "Dwk-Rpc-Method"
 )
 
 // Namespacer binds object classes; *objects.Runtime implements it.
@@ -114,7 +117,11 @@ func (h *internalHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	r2 := r.Clone(withForwarded(r.Context(), id, hops))
+	ctx := withForwarded(r.Context(), id, hops)
+	if _, ok := r.Header[headerRPC]; ok {
+		ctx = worker.WithRPCMethod(ctx, r.Header.Get(headerRPC))
+	}
+	r2 := r.Clone(ctx)
 	r2.URL.Path, r2.URL.RawPath = path, ""
 	if origEsc != r2.URL.EscapedPath() {
 		r2.URL.RawPath = origEsc
@@ -124,7 +131,7 @@ func (h *internalHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if v := r2.Header.Values(headerAuth); len(v) > 0 {
 		r2.Header["Authorization"] = v
 	}
-	for _, k := range []string{headerAuth, headerHops, headerName} {
+	for _, k := range []string{headerAuth, headerHops, headerName, headerRPC} {
 		r2.Header.Del(k)
 	}
 	ns.Get(id).ServeHTTP(w, r2)

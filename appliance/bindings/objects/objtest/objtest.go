@@ -98,6 +98,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Opener) {
 		{"WebSocketPreventsEviction", testSocketPreventsEviction},
 		{"RestartKeepsDataAndAlarms", testRestart},
 		{"DrainClosesWebSockets", testDrain},
+		{"RPC", testRPC},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
