@@ -257,7 +257,10 @@ type AffinityRule struct {
 
 // Drain controls graceful shutdown.
 type Drain struct {
-	// Timeout bounds how long in-flight work may take to finish. Default: "30s".
+	// Timeout bounds how long in-flight work (requests, cron ticks, queue
+	// batches, then worker.WaitUntil tasks) may take to finish; waitUntil
+	// tasks get four fifths of what is left after the requests, and are
+	// cancelled and logged at that point. Default: "30s".
 	Timeout Duration `json:"timeout,omitempty"`
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
+	"github.com/dwk/fleet/appliance/process/background"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -32,8 +33,10 @@ type app struct {
 	// broker is the stores' queue broker, for the fleet page's backlogs.
 	broker  queue.Broker
 	objects objectRuntime
-	closers []io.Closer // closed last, in reverse order
-	log     *slog.Logger
+	// background keeps the work handlers started with worker.WaitUntil.
+	background *background.Tracker
+	closers    []io.Closer // closed last, in reverse order
+	log        *slog.Logger
 
 	releaseOnce sync.Once
 	releaseErr  error
@@ -76,7 +79,7 @@ type ObjectNamespaces interface {
 // queue consumers. envs receives each worker's Env by name, so the object
 // runtime can construct a class with the Env of the worker that binds it.
 func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, claimer cron.TickClaimer, log *slog.Logger) (*app, error) {
-	a := &app{log: log, broker: st.Broker()}
+	a := &app{log: log, broker: st.Broker(), background: background.New(log)}
 	var routes []route
 	var entries []cron.Entry
 	for i, wc := range cfg.Workers {
@@ -92,7 +95,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 		envs[wc.Name] = env
 		if f, ok := w.(worker.Fetcher); ok {
 			for _, p := range wc.Routes {
-				routes = append(routes, route{prefix: p, name: wc.Name, handler: instrument(m, wc.Name, fetchHandler(f, env))})
+				routes = append(routes, route{prefix: p, name: wc.Name, handler: instrument(m, wc.Name, fetchHandler(f, env, a.background, wc.Name))})
 			}
 		}
 		if len(wc.Crons) > 0 {
@@ -112,6 +115,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 			if !ok {
 				return nil, fmt.Errorf("worker %q consumes %q but has no Queue handler", wc.Name, qc.Queue)
 			}
+			h = queueWithBackground{h: h, bg: a.background.For(wc.Name, "queue "+qc.Queue)}
 			c, err := queue.NewConsumer(st.Broker(), h, env, consumerConfig(qc), log.With("queue", qc.Queue))
 			if err != nil {
 				return nil, fmt.Errorf("worker %q consumer %q: %w", wc.Name, qc.Queue, err)
@@ -130,6 +134,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 			Logger:  log,
 			Run: func(ctx context.Context, name string, ev worker.ScheduledEvent) error {
 				w, _ := worker.LookupWorker(name)
+				ctx = worker.WithBackground(ctx, a.background.For(name, "cron "+ev.Cron))
 				return w.(worker.Scheduler).Scheduled(ctx, ev, envs[name])
 			},
 		})
@@ -239,6 +244,13 @@ func (a *app) doRelease(ctx context.Context) error {
 			errs = append(errs, fmt.Errorf("stop queue consumer: %w", err))
 		}
 	}
+	// Background work next (handlers are done, so no more starts but
+	// from tasks themselves), within its share of the drain budget.
+	bctx, cancel := backgroundBudget(ctx)
+	if err := a.background.Drain(bctx); err != nil {
+		errs = append(errs, fmt.Errorf("background work: %w", err))
+	}
+	cancel()
 	// Objects first: the runtime refuses new events (they are replayed
 	// elsewhere), waits for running ones, closes WebSockets with 1012 and
 	// releases each object's lease; then any lease left is handed back.
@@ -255,9 +267,14 @@ func (a *app) doRelease(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// close releases (if not done yet) and closes every store.
+// close releases (if not done yet) and closes every store. A release that
+// already ran reported its error then; it is not repeated.
 func (a *app) close(ctx context.Context) error {
-	errs := []error{a.release(ctx)}
+	var errs []error
+	a.releaseOnce.Do(func() {
+		a.releaseErr = a.doRelease(ctx)
+		errs = append(errs, a.releaseErr)
+	})
 	if a.objects != nil {
 		if err := a.objects.Close(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("close objects: %w", err))

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dwk/fleet/appliance/process/background"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -15,9 +16,13 @@ type route struct {
 	handler http.Handler
 }
 
-// fetchHandler adapts a worker's Fetch to http.Handler.
-func fetchHandler(f worker.Fetcher, env *worker.Env) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { f.Fetch(w, r, env) })
+// fetchHandler adapts a worker's Fetch to http.Handler, with the tracker
+// of background work in the request's context for worker.WaitUntil.
+func fetchHandler(f worker.Fetcher, env *worker.Env, bg *background.Tracker, name string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := worker.WithBackground(r.Context(), bg.For(name, r.Method+" "+r.URL.Path))
+		f.Fetch(w, r.WithContext(ctx), env)
+	})
 }
 
 // router picks the worker whose route is the longest prefix of the path.

@@ -8,6 +8,8 @@
 //	POST   /counter/{name}/increment   → {"name", "value"} after adding 1 (or ?by=N)
 //	POST   /counter/{name}/give?to=B   → {"name": B, "value"}: counter name calls counter B's
 //	                                     Add method (object RPC), adding 1 (or ?by=N)
+//	POST   /counter/{name}/later?after=2s → 202 at once; adds 1 that much later, after the
+//	                                     response (worker.WaitUntil), which a drain waits for
 //	POST   /counter/{name}/alarm?in=2s → sets the alarm
 //	GET    /counter/{name}/alarm       → {"alarm_at", "fired", "last_fired_at"}
 //	DELETE /counter/{name}             → deletes the counter's data and alarm
@@ -46,6 +48,10 @@ func (Worker) Fetch(w http.ResponseWriter, r *http.Request, env *worker.Env) {
 	name, _, _ := strings.Cut(rest, "/")
 	if name == "" || rest == r.URL.Path {
 		http.Error(w, "usage: /counter/{name}[/increment|/alarm]", http.StatusNotFound)
+		return
+	}
+	if rest == name+"/later" && r.Method == http.MethodPost {
+		later(w, r, env, name)
 		return
 	}
 	ns := env.Object(Binding)
