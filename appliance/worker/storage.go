@@ -58,10 +58,35 @@ var (
 	// ErrStorageKey is returned for an empty key or one longer than
 	// MaxStorageKeySize bytes.
 	ErrStorageKey = errors.New("storage: key must be 1 to 2048 bytes")
+	// ErrStorageValueTooLarge is returned by the KV API for a value longer
+	// than MaxStorageValueSize bytes.
+	ErrStorageValueTooLarge = errors.New("storage: a key-value value is at most 128 KiB (131072 bytes); keep larger data in SQL rows (up to 2 MB) or R2")
+	// ErrStorageTooManyKeys is returned by the multi-key calls for more
+	// than MaxStorageKeysPerCall keys.
+	ErrStorageTooManyKeys = errors.New("storage: a multi-key call takes at most 128 keys; split it into several calls")
+	// ErrStorageListOptions is returned by List for options that
+	// contradict each other.
+	ErrStorageListOptions = errors.New("storage: list options: StartAfter cannot be combined with Start")
+	// ErrSQLValueTooLarge is returned by Exec for a string or blob
+	// argument longer than MaxSQLValueSize bytes.
+	ErrSQLValueTooLarge = errors.New("storage: a SQL string or blob is at most 2 MB (2000000 bytes); keep larger data in R2")
 )
 
-// MaxStorageKeySize is the longest key the KV API accepts, in bytes.
-const MaxStorageKeySize = 2048
+// Limits of the storage API, Cloudflare's for SQLite-backed Durable
+// Objects.
+const (
+	// MaxStorageKeySize is the longest key the KV API accepts, in bytes.
+	MaxStorageKeySize = 2048
+	// MaxStorageValueSize is the longest value the KV API stores, in bytes.
+	MaxStorageValueSize = 128 << 10
+	// MaxStorageKeysPerCall is the most keys GetMany, PutMany and
+	// DeleteMany take.
+	MaxStorageKeysPerCall = 128
+	// MaxSQLValueSize is the longest string or blob a SQL statement may
+	// be given as an argument, in bytes (Cloudflare's row and value
+	// limit; see docs/porting.md for what is not checked).
+	MaxSQLValueSize = 2_000_000
+)
 
 // Storage is an object's durable storage: a private SQL database, a small
 // key-value API kept in a reserved table of that database, and the object's
@@ -193,9 +218,41 @@ func prepare(query string, args []any) (D1Query, error) {
 		if err != nil {
 			return D1Query{}, fmt.Errorf("storage exec: argument %d: %w", i+1, err)
 		}
+		if n := valueSize(v); n > MaxSQLValueSize {
+			return D1Query{}, fmt.Errorf("storage exec: argument %d is %d bytes: %w", i+1, n, ErrSQLValueTooLarge)
+		}
 		q.Args[i] = v
 	}
 	return q, nil
+}
+
+// valueSize is the length of a string or blob value, 0 for the others.
+func valueSize(v any) int {
+	switch x := v.(type) {
+	case string:
+		return len(x)
+	case []byte:
+		return len(x)
+	}
+	return 0
+}
+
+// DatabaseSize is the size of the object's SQL database in bytes (pages
+// in use times page size), Cloudflare's ctx.storage.sql.databaseSize. It
+// includes the key-value API's table.
+func (s *Storage) DatabaseSize(ctx context.Context) (int64, error) {
+	rs, err := s.batch(ctx, []D1Query{{SQL: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"}})
+	if err != nil {
+		return 0, fmt.Errorf("storage database size: %w", err)
+	}
+	if len(rs[0].Rows) != 1 {
+		return 0, fmt.Errorf("storage database size: %w", ErrNotOneRow)
+	}
+	n, ok := rs[0].Rows[0][0].(int64)
+	if !ok {
+		return 0, fmt.Errorf("storage database size: got %T, want an integer", rs[0].Rows[0][0])
+	}
+	return n, nil
 }
 
 // isTxStatement reports whether query starts with a transaction-control

@@ -19,6 +19,10 @@ type StorageListOptions struct {
 	// Start is the first key included; End the first key excluded. Empty
 	// means unbounded.
 	Start, End string
+	// StartAfter is a key the listing starts after (excluded), to continue
+	// from the last key of a previous page; it cannot be combined with
+	// Start.
+	StartAfter string
 	// Reverse lists in descending key order.
 	Reverse bool
 	// Limit caps the number of entries; 0 means no limit.
@@ -93,8 +97,18 @@ func kvGet(ctx context.Context, b batcher, key string) ([]byte, error) {
 	return asBytes(rs[1].Rows[0][0]), nil
 }
 
+func checkValue(key string, value []byte) error {
+	if len(value) > MaxStorageValueSize {
+		return fmt.Errorf("storage put %q: value is %d bytes: %w", key, len(value), ErrStorageValueTooLarge)
+	}
+	return nil
+}
+
 func kvPut(ctx context.Context, b batcher, key string, value []byte) error {
 	if err := checkKey(key); err != nil {
+		return err
+	}
+	if err := checkValue(key, value); err != nil {
 		return err
 	}
 	if value == nil {
@@ -125,6 +139,9 @@ func kvList(ctx context.Context, b batcher, opts *StorageListOptions) ([]Storage
 	if opts == nil {
 		opts = &StorageListOptions{}
 	}
+	if opts.StartAfter != "" && opts.Start != "" {
+		return nil, ErrStorageListOptions
+	}
 	var where []string
 	var args []any
 	if opts.Prefix != "" {
@@ -138,6 +155,10 @@ func kvList(ctx context.Context, b batcher, opts *StorageListOptions) ([]Storage
 	if opts.Start != "" {
 		where = append(where, "key >= ?")
 		args = append(args, opts.Start)
+	}
+	if opts.StartAfter != "" {
+		where = append(where, "key > ?")
+		args = append(args, opts.StartAfter)
 	}
 	if opts.End != "" {
 		where = append(where, "key < ?")
