@@ -17,6 +17,20 @@ func ValidateKey(key string) error {
 	return nil
 }
 
+// ValidateKeys checks the keys of a bulk get: at most
+// worker.KVMaxGetMany, each valid.
+func ValidateKeys(keys []string) error {
+	if len(keys) > worker.KVMaxGetMany {
+		return fmt.Errorf("%d keys: %w", len(keys), worker.ErrKVTooManyKeys)
+	}
+	for _, k := range keys {
+		if err := ValidateKey(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Put is a validated put, ready for a backend to store.
 type Put struct {
 	Key   string

@@ -85,6 +85,37 @@ func (n *Namespace) get(ctx context.Context, key string) (record, error) {
 	return r, nil
 }
 
+// GetMany returns the live entries of up to worker.KVMaxGetMany keys, read
+// from one snapshot in one round trip.
+func (n *Namespace) GetMany(ctx context.Context, keys []string) (map[string]worker.KVEntry, error) {
+	if err := kv.ValidateKeys(keys); err != nil {
+		return nil, fmt.Errorf("kv get many: %w", err)
+	}
+	out := make(map[string]worker.KVEntry, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	ck := make([]tuple.Key, len(keys))
+	for i, k := range keys {
+		ck[i] = n.coordKey(k)
+	}
+	es, err := n.store.GetMany(ctx, ck)
+	if err != nil {
+		return nil, fmt.Errorf("kv %s get many: %w", n.name, err)
+	}
+	for i, e := range es {
+		if !e.Exists() {
+			continue
+		}
+		r, err := decodeRecord(e.Value, false)
+		if err != nil {
+			return nil, fmt.Errorf("kv %s get many %q: %w", n.name, keys[i], err)
+		}
+		out[keys[i]] = worker.KVEntry{Value: r.value, Metadata: r.metadata}
+	}
+	return out, nil
+}
+
 // Put stores value under key, replacing any previous value, metadata and
 // expiry. opts may be nil. One round trip.
 func (n *Namespace) Put(ctx context.Context, key string, value []byte, opts *worker.KVPutOptions) error {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dwk/fleet/appliance/bindings/kv"
 	"github.com/dwk/fleet/appliance/worker"
@@ -47,6 +48,47 @@ func (s *Store) get(ctx context.Context, key string, withMeta bool) ([]byte, jso
 		return value, nil, nil
 	}
 	return value, json.RawMessage(meta), nil
+}
+
+// GetMany returns the live entries of up to worker.KVMaxGetMany keys, read
+// in one query.
+func (s *Store) GetMany(ctx context.Context, keys []string) (map[string]worker.KVEntry, error) {
+	if err := kv.ValidateKeys(keys); err != nil {
+		return nil, fmt.Errorf("kv get many: %w", err)
+	}
+	out := make(map[string]worker.KVEntry, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	args := make([]any, 0, len(keys)+1)
+	args = append(args, s.nowMilli())
+	for _, k := range keys {
+		args = append(args, []byte(k))
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT key, value, metadata FROM kv
+		WHERE (expires_at IS NULL OR expires_at > ?) AND key IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(keys)), ", ")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("kv get many: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key, value, meta []byte
+		if err := rows.Scan(&key, &value, &meta); err != nil {
+			return nil, fmt.Errorf("kv get many: %w", err)
+		}
+		e := worker.KVEntry{Value: value}
+		if e.Value == nil {
+			e.Value = []byte{}
+		}
+		if meta != nil {
+			e.Metadata = json.RawMessage(meta)
+		}
+		out[string(key)] = e
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("kv get many: %w", err)
+	}
+	return out, nil
 }
 
 // Put stores value under key, replacing any previous value, metadata and

@@ -29,6 +29,9 @@ func Run(t *testing.T, open func(t *testing.T) worker.KVNamespace) {
 	}{
 		{"GetMissing", testGetMissing},
 		{"PutGet", testPutGet},
+		{"GetMany", testGetMany},
+		{"GetManyExpired", testGetManyExpired},
+		{"TypedGet", testTypedGet},
 		{"Overwrite", testOverwrite},
 		{"EmptyAndBinaryValues", testEmptyAndBinaryValues},
 		{"LargeValue", testLargeValue},
