@@ -49,7 +49,16 @@ type D1Meta struct {
 	RowsWritten int64
 	// Duration is the time the backend spent on the statement.
 	Duration time.Duration
+	// SizeAfter is the database's size in bytes (pages in use times page
+	// size, SQLDatabaseSize) after the statement's batch, read inside the
+	// batch's transaction after its last statement: every result of one
+	// Batch carries the same figure. Cloudflare's meta.size_after.
+	SizeAfter int64
 }
+
+// SQLDatabaseSize is the query a SQLite or libSQL backend runs to learn a
+// database's size in bytes, for D1Meta.SizeAfter and Storage.DatabaseSize.
+const SQLDatabaseSize = "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"
 
 // D1ExecResult is the outcome of D1.Exec.
 type D1ExecResult struct {
@@ -150,6 +159,30 @@ func (s D1Statement) First(ctx context.Context) (map[string]any, error) {
 		return nil, err
 	}
 	return r.row(0), nil
+}
+
+// ErrD1ColumnNotFound is returned by FirstColumn for a column the
+// statement does not return.
+var ErrD1ColumnNotFound = errors.New("d1: the statement returns no column of that name")
+
+// FirstColumn runs the statement and returns the value of column in its
+// first row, or nil if it returned no rows: Cloudflare's first(column). A
+// column the statement does not return fails with ErrD1ColumnNotFound,
+// rows or not.
+func (s D1Statement) FirstColumn(ctx context.Context, column string) (any, error) {
+	r, err := s.All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for j, c := range r.Columns {
+		if c == column {
+			if len(r.Rows) == 0 {
+				return nil, nil
+			}
+			return r.Rows[0][j], nil
+		}
+	}
+	return nil, &D1Error{SQL: s.q.SQL, Err: fmt.Errorf("column %q (it returns %q): %w", column, r.Columns, ErrD1ColumnNotFound)}
 }
 
 // Run runs the statement for its effect and returns its meta.

@@ -241,7 +241,7 @@ func valueSize(v any) int {
 // in use times page size), Cloudflare's ctx.storage.sql.databaseSize. It
 // includes the key-value API's table.
 func (s *Storage) DatabaseSize(ctx context.Context) (int64, error) {
-	rs, err := s.batch(ctx, []D1Query{{SQL: "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"}})
+	rs, err := s.batch(ctx, []D1Query{{SQL: SQLDatabaseSize}})
 	if err != nil {
 		return 0, fmt.Errorf("storage database size: %w", err)
 	}

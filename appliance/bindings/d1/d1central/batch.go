@@ -26,7 +26,8 @@ const (
 
 // batchPlan is a D1 batch as one Hrana batch: optionally the foreign-key
 // pragma and BEGIN, then each statement conditioned on the success of the
-// step before it, then COMMIT if the last statement succeeded and ROLLBACK
+// step before it, then the database size query (D1Meta.SizeAfter), then
+// COMMIT if the last statement succeeded and ROLLBACK
 // if COMMIT did not run or failed. A lone statement runs in SQLite's
 // implicit transaction, without BEGIN and COMMIT.
 type batchPlan struct {
@@ -36,6 +37,7 @@ type batchPlan struct {
 	pragma   int // step of the pragma, -1 if none
 	begin    int // step of BEGIN, -1 if none
 	first    int // step of stmts[0]
+	size     int // step of the database size query, after the last statement
 	commit   int // step of COMMIT, -1 if none
 }
 
@@ -67,6 +69,8 @@ func planBatch(stmts []worker.D1Query) (*batchPlan, error) {
 	for _, st := range hs {
 		p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: st})
 	}
+	p.size = len(p.steps)
+	p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: hrana.NewStmt(worker.SQLDatabaseSize)})
 	if p.begin >= 0 {
 		p.commit = p.add(commit)
 		c := p.commit
@@ -123,6 +127,18 @@ func (p *batchPlan) results(b *hrana.BatchResult, elapsed time.Duration) ([]work
 			return nil, &worker.D1Error{Index: i, SQL: q.SQL, Err: fmt.Errorf("d1 batch: statement skipped: %w", errIncomplete)}
 		}
 		out[i] = d1Result(q.SQL, r, share)
+	}
+	size, e := stepOutcome(b, p.size)
+	if size == nil || len(size.Rows) != 1 || len(size.Rows[0]) != 1 {
+		var cause error = errIncomplete
+		if e != nil {
+			cause = e
+		}
+		return nil, &worker.D1Error{Index: last, SQL: p.stmts[last].SQL, Err: fmt.Errorf("d1 batch: database size: %w", cause)}
+	}
+	sizeAfter, _ := size.Rows[0][0].Go().(int64)
+	for i := range out {
+		out[i].Meta.SizeAfter = sizeAfter
 	}
 	if p.commit >= 0 {
 		if r, e := stepOutcome(b, p.commit); r == nil {

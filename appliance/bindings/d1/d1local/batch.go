@@ -40,6 +40,16 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool) ([
 		}
 		out[i] = r
 	}
+	size, err := c.run(ctx, worker.D1Query{SQL: worker.SQLDatabaseSize}, false)
+	if err != nil || len(size.Rows) != 1 {
+		c.rollback()
+		last := len(stmts) - 1
+		return nil, stmtError(ctx, last, stmts[last].SQL, fmt.Errorf("d1 batch: database size: %w (%d rows)", err, len(size.Rows)))
+	}
+	sizeAfter, _ := size.Rows[0][0].(int64)
+	for i := range out {
+		out[i].Meta.SizeAfter = sizeAfter
+	}
 	if tx {
 		if err := c.internal("COMMIT"); err != nil {
 			c.rollback()

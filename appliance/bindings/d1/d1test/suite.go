@@ -21,6 +21,8 @@
 //   - Exec splits statements as SQLite does, stops at the first failure with
 //     its index and reports how many statements succeeded;
 //   - foreign keys are enforced, as in Cloudflare D1;
+//   - Meta.SizeAfter is the database's size after the batch, the same on
+//     every result of one batch;
 //   - an ended context stops the call, the error matches ctx.Err(), and an
 //     interrupted batch is rolled back.
 package d1test
@@ -50,6 +52,8 @@ func Run(t *testing.T, open func(t *testing.T) worker.D1Backend) {
 		{"StoredValues", testStoredValues},
 		{"DeclaredTypesKeepText", testDeclaredTypes},
 		{"Meta", testMeta},
+		{"FirstColumn", testFirstColumn},
+		{"SizeAfter", testSizeAfter},
 		{"BatchResults", testBatchResults},
 		{"BatchAtomicity", testBatchAtomicity},
 		{"Errors", testErrors},
