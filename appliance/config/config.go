@@ -234,6 +234,12 @@ type Consumer struct {
 	// VisibilityTimeout is how long a claimed batch stays hidden from other
 	// consumers before it is redelivered. Default: "30s".
 	VisibilityTimeout Duration `json:"visibility_timeout,omitempty"`
+	// MaxConcurrency is how many batches of this queue one replica hands
+	// to the worker at once, 1–250. Unlike Cloudflare's max_concurrency,
+	// which caps invocations account-wide and autoscales when unset, it is
+	// per replica (a fleet of N replicas runs up to N × max_concurrency
+	// batches) and does not autoscale. Default: 1.
+	MaxConcurrency int `json:"max_concurrency,omitempty"`
 }
 
 // Affinity rules tell the front door which object a request addresses.

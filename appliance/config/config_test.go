@@ -89,7 +89,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 	  "storage": {"mode": "central", "libsql": {"url": "ftp://x"}, "s3": {"bucket": "B"}},
 	  "workers": [{"name": "", "routes": ["nope"], "crons": ["61 * * * *"],
 	               "bindings": {"d1": {"DB": "Bad Name"}, "kv": {"DB": "ok"}},
-	               "consumers": [{"queue": "q", "max_batch_size": 500, "dead_letter_queue": "q"}]}],
+	               "consumers": [{"queue": "q", "max_batch_size": 500, "dead_letter_queue": "q", "max_concurrency": 251}]}],
 	  "affinity": {"rules": [{"namespace": "C", "path": "/x", "header": "h"}]},
 	  "drain": {"timeout": "0s"},
 	  "log": {"level": "loud"}
@@ -99,7 +99,7 @@ func TestValidateListsEveryProblem(t *testing.T) {
 		"fleet.name", "fleet.secret", "storage.libsql.url", "storage.s3.bucket",
 		"workers[0].name", "workers[0].routes[0]", "workers[0].bindings.d1.DB", "workers[0].bindings.kv.DB",
 		"workers[0].crons[0]", "workers[0].consumers[0].max_batch_size", "workers[0].consumers[0].dead_letter_queue",
-		"affinity.rules[0]", "affinity.rules[0].path", "log.level",
+		"workers[0].consumers[0].max_concurrency", "affinity.rules[0]", "affinity.rules[0].path", "log.level",
 	}
 	got := problemPaths(t, err)
 	gotSet := map[string]bool{}

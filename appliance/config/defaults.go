@@ -27,8 +27,12 @@ const (
 	DefaultMaxBatchTimeout = 5 * time.Second
 	DefaultMaxRetries      = 3
 	DefaultVisibility      = 30 * time.Second
-	ModeLocal              = "local"
-	ModeCentral            = "central"
+	DefaultMaxConcurrency  = 1
+	// MaxMaxConcurrency is the largest max_concurrency accepted,
+	// Cloudflare's limit.
+	MaxMaxConcurrency = 250
+	ModeLocal         = "local"
+	ModeCentral       = "central"
 )
 
 // Default is the configuration `dwk serve` runs with no --config: local mode
@@ -129,6 +133,9 @@ func (c *Config) ApplyDefaults() {
 			}
 			if q.VisibilityTimeout == 0 {
 				q.VisibilityTimeout = Duration(DefaultVisibility)
+			}
+			if q.MaxConcurrency == 0 {
+				q.MaxConcurrency = DefaultMaxConcurrency
 			}
 		}
 	}

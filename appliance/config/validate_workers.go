@@ -94,6 +94,9 @@ func validateConsumer(p string, q Consumer, ps *Problems) {
 	if q.MaxBatchSize < 1 || q.MaxBatchSize > 100 {
 		ps.add(p+".max_batch_size", "must be 1-100, not %d", q.MaxBatchSize)
 	}
+	if q.MaxConcurrency < 1 || q.MaxConcurrency > MaxMaxConcurrency {
+		ps.add(p+".max_concurrency", "must be 1-%d batches at once per replica, not %d", MaxMaxConcurrency, q.MaxConcurrency)
+	}
 	if q.MaxBatchTimeout.D() <= 0 {
 		ps.add(p+".max_batch_timeout", "must be positive")
 	}

@@ -195,6 +195,7 @@ func consumerConfig(qc config.Consumer) queue.ConsumerConfig {
 	c.DeadLetterQueue = qc.DeadLetterQueue
 	c.RetryDelay = qc.RetryDelay.D()
 	c.VisibilityTimeout = qc.VisibilityTimeout.D()
+	c.MaxConcurrency = qc.MaxConcurrency
 	return c
 }
 

@@ -38,6 +38,10 @@ type ConsumerConfig struct {
 	// batch times out, since its messages may then be redelivered elsewhere.
 	// Default: 1m.
 	VisibilityTimeout time.Duration
+	// MaxConcurrency is how many batches are handed to the worker at
+	// once, at least 1 (dwk.json caps it; see config.Consumer); each is
+	// claimed, run and settled on its own. Default: 1.
+	MaxConcurrency int
 	// PollInterval is how long the consumer waits before asking the broker
 	// again when it found no message, or when filling a batch. Default: 1s.
 	PollInterval time.Duration
@@ -54,6 +58,7 @@ func DefaultConsumerConfig(queue string) ConsumerConfig {
 		MaxRetries:        3,
 		RetryDelay:        0,
 		VisibilityTimeout: time.Minute,
+		MaxConcurrency:    1,
 		PollInterval:      time.Second,
 		SettleTimeout:     10 * time.Second,
 	}
@@ -91,6 +96,9 @@ func (c ConsumerConfig) Validate() error {
 		bad("visibility_timeout %s must be positive", c.VisibilityTimeout)
 	} else if c.VisibilityTimeout <= c.MaxBatchTimeout {
 		bad("visibility_timeout %s must exceed max_batch_timeout %s", c.VisibilityTimeout, c.MaxBatchTimeout)
+	}
+	if c.MaxConcurrency < 1 {
+		bad("max_concurrency %d must be at least 1", c.MaxConcurrency)
 	}
 	if c.PollInterval <= 0 {
 		bad("poll_interval %s must be positive", c.PollInterval)

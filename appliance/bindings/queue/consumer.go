@@ -12,8 +12,9 @@ import (
 
 // Consumer feeds one queue to a worker's QueueConsumer: it claims batches
 // from a Claimer, calls the handler, and settles every message according to
-// the handler's decisions and the ConsumerConfig retry policy. One batch is
-// in flight at a time.
+// the handler's decisions and the ConsumerConfig retry policy. Up to
+// MaxConcurrency batches are in flight at a time: the loop claims the next
+// batch while earlier ones run.
 //
 // Lifecycle: NewConsumer (no side effects) → Start → Drain and/or Stop.
 type Consumer struct {
@@ -104,14 +105,32 @@ func (c *Consumer) draining() bool {
 	}
 }
 
+// loop claims batches and runs each in a goroutine of its own, holding one
+// of MaxConcurrency slots from before its claim until it is settled. On
+// drain it waits for the batches in flight.
 func (c *Consumer) loop() {
 	defer close(c.done)
 	defer c.cancelRun()
+	slots := make(chan struct{}, c.cfg.MaxConcurrency)
+	var inFlight sync.WaitGroup
+	defer inFlight.Wait()
 	for !c.draining() {
-		batch, leaseEnd := c.fill()
-		if len(batch) > 0 {
-			c.dispatch(batch, leaseEnd)
+		select {
+		case slots <- struct{}{}:
+		case <-c.drain:
+			return
 		}
+		batch, leaseEnd := c.fill()
+		if len(batch) == 0 {
+			<-slots
+			continue
+		}
+		inFlight.Add(1)
+		go func() {
+			defer inFlight.Done()
+			defer func() { <-slots }()
+			c.dispatch(batch, leaseEnd)
+		}()
 	}
 }
 

@@ -65,6 +65,7 @@ func Run(t *testing.T, open func(t *testing.T) queue.Broker) {
 		{"Consumer/PanicRetries", testConsumerPanic},
 		{"Consumer/TimedOutClaimsCountAsAttempts", testConsumerTimedOutAttempts},
 		{"Consumer/DrainFinishesInFlight", testConsumerDrain},
+		{"Consumer/MaxConcurrency", testConsumerMaxConcurrency},
 		{"Consumer/StopIsBounded", testConsumerStopBounded},
 		{"Producer", testProducer},
 	}
