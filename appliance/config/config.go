@@ -213,6 +213,13 @@ type Bindings struct {
 	Objects map[string]string `json:"objects,omitempty"`
 	// Vars are plain string variables.
 	Vars map[string]string `json:"vars,omitempty"`
+	// Secrets are string variables for credentials: each is a secret
+	// reference ({"env": NAME} or {"file": PATH}; a literal string works
+	// but puts the value in the file). Code reads them with
+	// env.Secret(name); the value is read when the replica starts, a
+	// missing variable or file is a validation problem, and the value is
+	// never logged, reported in status or printed by dwk validate.
+	Secrets map[string]*Secret `json:"secrets,omitempty"`
 }
 
 // Consumer subscribes a worker to a queue.

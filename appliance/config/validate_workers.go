@@ -85,6 +85,26 @@ func validateBindings(reg Registry, p string, b Bindings, ps *Problems) {
 		return ""
 	})
 	check("vars", b.Vars, func(string) string { return "" })
+	secrets := make(map[string]string, len(b.Secrets))
+	for name := range b.Secrets {
+		secrets[name] = ""
+	}
+	check("secrets", secrets, func(string) string { return "" })
+	for _, name := range sortedMapKeys(secrets) {
+		sp := fmt.Sprintf("%s.secrets.%s", p, name)
+		ref := b.Secrets[name]
+		if ref == nil {
+			ps.add(sp, `a secret is a string or {"env": NAME} or {"file": PATH}, not null`)
+			continue
+		}
+		v, err := ref.Resolve()
+		switch {
+		case err != nil:
+			ps.add(sp, "%v", err)
+		case v == "":
+			ps.add(sp, "is empty")
+		}
+	}
 }
 
 func validateConsumer(p string, q Consumer, ps *Problems) {

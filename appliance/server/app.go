@@ -155,6 +155,9 @@ func bindings(wc config.Worker, st stores) (worker.Bindings, error) {
 		Queues: map[string]worker.Queue{}, Objects: map[string]worker.ObjectNamespace{}, Vars: wc.Bindings.Vars,
 	}
 	var err error
+	if b.Secrets, err = secretBindings(wc.Bindings.Secrets); err != nil {
+		return b, err
+	}
 	for name, db := range wc.Bindings.D1 {
 		if b.D1[name], err = st.D1(db); err != nil {
 			return b, fmt.Errorf("d1 %s (%s): %w", name, db, err)

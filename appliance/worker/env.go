@@ -3,6 +3,7 @@ package worker
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 )
 
 // ErrUnbound is returned by every call on a binding name that the worker's
@@ -18,6 +19,8 @@ type Bindings struct {
 	Queues  map[string]Queue
 	Objects map[string]ObjectNamespace
 	Vars    map[string]string
+	// Secrets are string variables whose values must not show: see Secret.
+	Secrets map[string]Secret
 }
 
 // Env is a worker's view of its bindings. It is safe for concurrent use.
@@ -87,6 +90,24 @@ func (e *Env) Var(name string) (string, bool) {
 	v, ok := e.b.Vars[name]
 	return v, ok
 }
+
+// Secret returns the secret bound as name and whether it is set. Its
+// value comes from Reveal; printing or logging the Secret shows
+// "[secret]".
+func (e *Env) Secret(name string) (Secret, bool) {
+	v, ok := e.b.Secrets[name]
+	return v, ok
+}
+
+// String names the Env's worker; it does not print bindings, so that an
+// Env logged by mistake shows no secret.
+func (e *Env) String() string { return "worker.Env(" + e.worker + ")" }
+
+// GoString is String, for %#v.
+func (e *Env) GoString() string { return e.String() }
+
+// LogValue makes slog log the worker's name only.
+func (e *Env) LogValue() slog.Value { return slog.StringValue(e.String()) }
 
 func (e *Env) unbound(kind, name string) error {
 	return fmt.Errorf("worker %q: %s %q: %w", e.worker, kind, name, ErrUnbound)
