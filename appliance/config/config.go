@@ -220,6 +220,11 @@ type Bindings struct {
 	// missing variable or file is a validation problem, and the value is
 	// never logged, reported in status or printed by dwk validate.
 	Secrets map[string]*Secret `json:"secrets,omitempty"`
+	// Services maps binding name → the name of another worker in this
+	// config (Cloudflare's service bindings), which must have a Fetch
+	// handler. Code calls it with env.Service(name); the call runs in
+	// process, since every replica runs every worker.
+	Services map[string]string `json:"services,omitempty"`
 }
 
 // Consumer subscribes a worker to a queue.

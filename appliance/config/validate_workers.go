@@ -44,6 +44,16 @@ func (c *Config) validateWorkers(reg Registry, ps *Problems) {
 			validateConsumer(fmt.Sprintf("%s.consumers[%d]", p, j), q, ps)
 		}
 	}
+	// Service bindings name workers of this config.
+	for i, w := range c.Workers {
+		for _, name := range sortedMapKeys(w.Bindings.Services) {
+			if target := w.Bindings.Services[name]; target == "" {
+				ps.add(fmt.Sprintf("workers[%d].bindings.services.%s", i, name), "must name a worker")
+			} else if _, ok := seenWorker[target]; !ok {
+				ps.add(fmt.Sprintf("workers[%d].bindings.services.%s", i, name), "no worker %q in this config's workers", target)
+			}
+		}
+	}
 }
 
 func validateBindings(reg Registry, p string, b Bindings, ps *Problems) {
@@ -85,6 +95,7 @@ func validateBindings(reg Registry, p string, b Bindings, ps *Problems) {
 		return ""
 	})
 	check("vars", b.Vars, func(string) string { return "" })
+	check("services", b.Services, func(string) string { return "" })
 	secrets := make(map[string]string, len(b.Secrets))
 	for name := range b.Secrets {
 		secrets[name] = ""

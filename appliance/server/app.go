@@ -82,20 +82,23 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 	a := &app{log: log, broker: st.Broker(), background: background.New(log)}
 	var routes []route
 	var entries []cron.Entry
+	svc := newServices()
 	for i, wc := range cfg.Workers {
 		w, ok := worker.LookupWorker(wc.Name)
 		if !ok {
 			return nil, fmt.Errorf("workers[%d]: no worker %q in this binary", i, wc.Name)
 		}
-		b, err := bindings(wc, st)
+		b, err := bindings(wc, st, svc)
 		if err != nil {
 			return nil, fmt.Errorf("worker %q: %w", wc.Name, err)
 		}
 		env := worker.NewEnv(wc.Name, b)
 		envs[wc.Name] = env
 		if f, ok := w.(worker.Fetcher); ok {
+			h := instrument(m, wc.Name, fetchHandler(f, env, a.background, wc.Name))
+			svc.add(wc.Name, h)
 			for _, p := range wc.Routes {
-				routes = append(routes, route{prefix: p, name: wc.Name, handler: instrument(m, wc.Name, fetchHandler(f, env, a.background, wc.Name))})
+				routes = append(routes, route{prefix: p, name: wc.Name, handler: h})
 			}
 		}
 		if len(wc.Crons) > 0 {
@@ -123,6 +126,9 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 			a.consumers = append(a.consumers, c)
 		}
 	}
+	if err := svc.check(); err != nil {
+		return nil, err
+	}
 	a.handler = newRouter(routes)
 	if m != nil {
 		queueMetrics(m, cfg, st.Broker())
@@ -149,7 +155,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 	return a, nil
 }
 
-func bindings(wc config.Worker, st stores) (worker.Bindings, error) {
+func bindings(wc config.Worker, st stores, svc *services) (worker.Bindings, error) {
 	b := worker.Bindings{
 		D1: map[string]worker.D1Backend{}, R2: map[string]worker.R2Bucket{}, KV: map[string]worker.KVNamespace{},
 		Queues: map[string]worker.Queue{}, Objects: map[string]worker.ObjectNamespace{}, Vars: wc.Bindings.Vars,
@@ -157,6 +163,10 @@ func bindings(wc config.Worker, st stores) (worker.Bindings, error) {
 	var err error
 	if b.Secrets, err = secretBindings(wc.Bindings.Secrets); err != nil {
 		return b, err
+	}
+	b.Services = make(map[string]worker.Service, len(wc.Bindings.Services))
+	for name, target := range wc.Bindings.Services {
+		b.Services[name] = svc.binding(wc.Name, name, target)
 	}
 	for name, db := range wc.Bindings.D1 {
 		if b.D1[name], err = st.D1(db); err != nil {

@@ -12,7 +12,7 @@ func TestSecretBindingsResolve(t *testing.T) {
 	wc := config.Worker{Name: "w", Bindings: config.Bindings{Secrets: map[string]*config.Secret{
 		"KEY": {Env: "DWK_TEST_SECRET_BINDING"},
 	}}}
-	b, err := bindings(wc, nil)
+	b, err := bindings(wc, nil, newServices())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func TestSecretBindingsResolve(t *testing.T) {
 		t.Errorf("KEY = %q, want the variable's value", got)
 	}
 	wc.Bindings.Secrets["GONE"] = &config.Secret{Env: "DWK_TEST_SECRET_UNSET"}
-	if _, err := bindings(wc, nil); err == nil || !strings.Contains(err.Error(), "secret GONE") || !strings.Contains(err.Error(), "DWK_TEST_SECRET_UNSET") {
+	if _, err := bindings(wc, nil, newServices()); err == nil || !strings.Contains(err.Error(), "secret GONE") || !strings.Contains(err.Error(), "DWK_TEST_SECRET_UNSET") {
 		t.Errorf("unset secret: err = %v, want one naming the binding and the variable", err)
 	}
 }

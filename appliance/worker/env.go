@@ -21,6 +21,8 @@ type Bindings struct {
 	Vars    map[string]string
 	// Secrets are string variables whose values must not show: see Secret.
 	Secrets map[string]Secret
+	// Services are other workers of the fleet: see Service.
+	Services map[string]Service
 }
 
 // Env is a worker's view of its bindings. It is safe for concurrent use.

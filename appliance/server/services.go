@@ -1,0 +1,68 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sort"
+
+	"github.com/dwk/fleet/appliance/process/inprocess"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// services holds each worker's fetch handler for service bindings. It is
+// filled while the workers are assembled and read-only once they serve, so
+// a binding may name a worker assembled after the one that binds it.
+type services struct {
+	handlers map[string]http.Handler
+	// wanted records, per target worker, who binds it, for check.
+	wanted map[string][]string
+}
+
+func newServices() *services {
+	return &services{handlers: map[string]http.Handler{}, wanted: map[string][]string{}}
+}
+
+// add makes h the handler that service bindings to workerName call.
+func (s *services) add(workerName string, h http.Handler) { s.handlers[workerName] = h }
+
+// binding returns the service binding name (of worker from) to target.
+func (s *services) binding(from, name, target string) worker.Service {
+	s.wanted[target] = append(s.wanted[target], fmt.Sprintf("worker %q binding %s", from, name))
+	return serviceBinding{s: s, target: target}
+}
+
+// check reports a binding whose target has no Fetch handler.
+func (s *services) check() error {
+	targets := make([]string, 0, len(s.wanted))
+	for t := range s.wanted {
+		targets = append(targets, t)
+	}
+	sort.Strings(targets)
+	for _, t := range targets {
+		if _, ok := s.handlers[t]; !ok {
+			return fmt.Errorf("%s: service binding to worker %q, which has no Fetch handler in this binary", s.wanted[t][0], t)
+		}
+	}
+	return nil
+}
+
+// serviceBinding is worker.Service over a worker's handler in process.
+type serviceBinding struct {
+	s      *services
+	target string
+}
+
+var _ worker.Service = serviceBinding{}
+
+func (b serviceBinding) Fetch(ctx context.Context, req *http.Request) (*http.Response, error) {
+	resp, err := inprocess.RoundTrip(ctx, b.s.handlers[b.target], req)
+	if err != nil {
+		return nil, fmt.Errorf("service %s: %w", b.target, err)
+	}
+	return resp, nil
+}
+
+func (b serviceBinding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.s.handlers[b.target].ServeHTTP(w, r)
+}
