@@ -48,6 +48,9 @@ func WithBackground(ctx context.Context, b Background) context.Context {
 //
 // WaitUntil returns ErrNoWaitUntil for a context that is not a handler's,
 // and ErrWaitUntilClosed after the replica drained; fn does not run then.
+// An object's handlers have a worker handler's context only when the event
+// came from that handler on the same replica (a local stub); alarms and
+// forwarded events do not, so objects should not rely on WaitUntil.
 func WaitUntil(ctx context.Context, fn func(ctx context.Context)) error {
 	b, ok := ctx.Value(backgroundKey{}).(Background)
 	if !ok {
