@@ -31,6 +31,9 @@ type ObjectHost interface {
 	// BlockConcurrencyWhile runs fn with no other event of the object
 	// running; see State.BlockConcurrencyWhile.
 	BlockConcurrencyWhile(ctx context.Context, fn func(ctx context.Context) error) error
+	// SetWebSocketAutoResponse answers request with response on the
+	// object's sockets without an event; see State.SetWebSocketAutoResponse.
+	SetWebSocketAutoResponse(request, response string)
 }
 
 // NewState is called by the object runtime to build an object's State.

@@ -19,9 +19,10 @@ type WebSocketMessageHandler interface {
 
 // WebSocketCloseHandler is implemented by objects that want to know when an
 // accepted WebSocket ends. The host calls it in the object's turn once per
-// socket, with the close code the peer sent (1005 if it sent none, 1006 if
-// the connection broke). It is not called for sockets the host closes
-// because the object is shutting down (drain, lost lease).
+// socket: with the close code the peer sent (1005 if it sent none, 1006 if
+// the connection broke and the object has no WebSocketError), or, when the
+// host closes the socket because the object is stopping (drain, lost
+// lease, failed commit), with the code it sends (1012) before it does.
 type WebSocketCloseHandler interface {
 	WebSocketClose(ctx context.Context, ws *WebSocket, code int, reason string)
 }
@@ -65,9 +66,10 @@ type WebSocket struct {
 	conn *websocket.Conn
 	tags []string
 
-	mu         sync.Mutex // serialises writes; guards closed and attachment
+	mu         sync.Mutex // serialises writes; guards closed and attachments
 	closed     bool
 	attachment any
+	serialized []byte // SerializeAttachment's JSON
 	gate       func() error
 }
 
@@ -138,6 +140,21 @@ func (ws *WebSocket) Send(messageType int, data []byte) error {
 	return nil
 }
 
+// AutoRespond writes data as a text message with no output gate: the host
+// answers an auto-response request (State.SetWebSocketAutoResponse) with
+// it, outside any event, and it reflects no write of the object.
+func (ws *WebSocket) AutoRespond(data []byte) error {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.closed {
+		return ErrWebSocketClosed
+	}
+	if err := ws.conn.SetWriteDeadline(time.Now().Add(WebSocketWriteTimeout)); err != nil {
+		return err
+	}
+	return ws.conn.WriteMessage(websocket.TextMessage, data)
+}
+
 // Close starts the closing handshake with code and reason (at most 123
 // bytes). The connection ends when the peer answers, or after a few seconds
 // if it does not. Closing twice is not an error.
@@ -166,7 +183,8 @@ func (ws *WebSocket) Closed() bool {
 }
 
 // SetAttachment keeps a value with the socket for the object's own use (for
-// example the user it belongs to). It lives in memory only.
+// example the user it belongs to). It lives in the instance's memory: a
+// hibernating object loses it (use SerializeAttachment).
 func (ws *WebSocket) SetAttachment(v any) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()

@@ -36,8 +36,13 @@ type Config struct {
 	Logger *slog.Logger
 
 	// IdleTimeout is how long an instance with no events and no open
-	// WebSockets stays in memory. Default: 60s.
+	// WebSockets stays in memory, and how long one whose class is
+	// worker.Hibernatable stays awake with only its WebSockets open.
+	// Default: 60s.
 	IdleTimeout time.Duration
+	// MaxWebSocketMessage caps one incoming WebSocket message; a bigger one
+	// closes the socket with 1009. Default: 32 MiB, as in Cloudflare.
+	MaxWebSocketMessage int64
 	// AlarmPollInterval is how often the scheduler asks the index for due
 	// alarms it was not told about: set on other replicas, left from before
 	// a restart, or whose run or claim failed. Alarms set or retried on
@@ -55,11 +60,12 @@ type Config struct {
 
 // Defaults of Config.
 const (
-	DefaultIdleTimeout       = 60 * time.Second
-	DefaultAlarmPollInterval = time.Second
-	DefaultAlarmRetryBase    = 2 * time.Second
-	DefaultAlarmMaxRetries   = 6
-	DefaultAlarmConcurrency  = 16
+	DefaultIdleTimeout         = 60 * time.Second
+	DefaultAlarmPollInterval   = time.Second
+	DefaultAlarmRetryBase      = 2 * time.Second
+	DefaultMaxWebSocketMessage = 32 << 20
+	DefaultAlarmMaxRetries     = 6
+	DefaultAlarmConcurrency    = 16
 )
 
 // withDefaults returns c with every unset optional field filled in.
@@ -78,6 +84,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.IdleTimeout == 0 {
 		c.IdleTimeout = DefaultIdleTimeout
+	}
+	if c.MaxWebSocketMessage == 0 {
+		c.MaxWebSocketMessage = DefaultMaxWebSocketMessage
 	}
 	if c.AlarmPollInterval == 0 {
 		c.AlarmPollInterval = DefaultAlarmPollInterval

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"sync"
+
+	"github.com/dwk/fleet/appliance/worker"
 )
 
 // drainParallel bounds how many instances Drain stops at once.
@@ -96,7 +98,8 @@ func (in *instance) stopForDrain(ctx context.Context) []*socket {
 	select {
 	case in.turn <- struct{}{}:
 		defer func() { <-in.turn }()
+		in.notifyClose(ctx, worker.CloseServiceRestart, "service restart")
 	case <-ctx.Done():
 	}
-	return in.teardown(ctx, 1012, "service restart")
+	return in.teardown(ctx, worker.CloseServiceRestart, "service restart")
 }

@@ -14,9 +14,6 @@ import (
 
 var _ worker.ObjectHost = (*instance)(nil)
 
-// maxMessageSize caps one incoming WebSocket message, as Cloudflare does.
-const maxMessageSize = 1 << 20
-
 var upgrader = websocket.Upgrader{
 	// The object decides whom it accepts (see worker.State.AcceptWebSocket).
 	CheckOrigin: func(*http.Request) bool { return true },
@@ -44,7 +41,7 @@ func (in *instance) AcceptWebSocket(w http.ResponseWriter, r *http.Request, tags
 	if err != nil {
 		return nil, fmt.Errorf("accept websocket: %w", err)
 	}
-	conn.SetReadLimit(maxMessageSize)
+	conn.SetReadLimit(rt.cfg.MaxWebSocketMessage)
 	s := &socket{in: in, ws: worker.NewWebSocket(conn, tags), conn: conn, done: make(chan struct{})}
 	if gate, ok := in.db.(OutputGate); ok {
 		s.ws.SetOutputGate(func() error {
@@ -97,4 +94,22 @@ func (in *instance) BlockConcurrencyWhile(ctx context.Context, fn func(context.C
 		return ErrObjectStopped
 	}
 	return err
+}
+
+// SetWebSocketAutoResponse implements worker.ObjectHost.
+func (in *instance) SetWebSocketAutoResponse(request, response string) {
+	in.rt.mu.Lock()
+	defer in.rt.mu.Unlock()
+	in.autoRequest, in.autoResponse = request, response
+}
+
+// autoRespond reports the response to a text message data, if the object
+// set one for it.
+func (in *instance) autoRespond(data []byte) (string, bool) {
+	in.rt.mu.Lock()
+	defer in.rt.mu.Unlock()
+	if in.autoRequest == "" || string(data) != in.autoRequest {
+		return "", false
+	}
+	return in.autoResponse, true
 }

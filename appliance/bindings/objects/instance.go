@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -28,6 +30,8 @@ type instance struct {
 	gone     bool // out of rt.instances; waiting events retry elsewhere
 	sockets  []*socket
 	lost     <-chan struct{} // the lease's Lost channel once loaded
+	// autoRequest and autoResponse: SetWebSocketAutoResponse.
+	autoRequest, autoResponse string
 
 	// Guarded by the turn.
 	id     worker.ObjectID
@@ -38,6 +42,9 @@ type instance struct {
 
 	constructing atomic.Bool
 	initFns      []func(context.Context) error // queued by BlockConcurrencyWhile in the constructor
+	// asleep: hibernated, loaded (lease, storage, sockets) with no object
+	// in memory; the next event constructs it again.
+	asleep atomic.Bool
 }
 
 // enter finds or creates the instance of id and counts an event on it.
@@ -191,8 +198,11 @@ func (in *instance) load(ctx context.Context) error {
 			in.stop(ctx, worker.CloseServiceRestart, "lease lost")
 			return errGone
 		default:
-			return nil
 		}
+		if in.obj == nil {
+			return in.wake(ctx)
+		}
+		return nil
 	}
 	if in.prev != nil {
 		select {
@@ -214,11 +224,7 @@ func (in *instance) load(ctx context.Context) error {
 		return fmt.Errorf("open storage of object %s: %w", in.id, err)
 	}
 	in.db = db
-	storage := worker.NewStorage(db, &alarmStore{in: in})
-	state := worker.NewState(in.id, storage, in)
-	tctx, end := withTurn(ctx, in)
-	obj, err := in.construct(tctx, state)
-	end()
+	obj, err := in.newObject(ctx)
 	if err != nil {
 		in.stop(ctx, 0, "")
 		return fmt.Errorf("start object %s: %w", in.id, err)
@@ -229,6 +235,44 @@ func (in *instance) load(ctx context.Context) error {
 	rt.mu.Unlock()
 	rt.stats.instancesStarted.Add(1)
 	return nil
+}
+
+// newObject builds the object's State over its open storage and constructs
+// it. Runs in the turn.
+func (in *instance) newObject(ctx context.Context) (worker.Object, error) {
+	storage := worker.NewStorage(in.db, &alarmStore{in: in})
+	state := worker.NewState(in.id, storage, in)
+	tctx, end := withTurn(ctx, in)
+	defer end()
+	return in.construct(tctx, state)
+}
+
+// wake constructs a hibernated object again, for the event that woke it;
+// its sockets, lease and storage are where they were. An object that
+// fails to start again is stopped, its sockets closed with 1011. Runs in
+// the turn.
+func (in *instance) wake(ctx context.Context) error {
+	obj, err := in.newObject(ctx)
+	if err != nil {
+		in.stop(ctx, websocket.CloseInternalServerErr, "object failed to start")
+		return fmt.Errorf("wake object %s: %w", in.id, err)
+	}
+	in.obj = obj
+	in.asleep.Store(false)
+	in.rt.stats.objectsWoken.Add(1)
+	return nil
+}
+
+// hibernate drops the object from memory when its class allows it, keeping
+// its lease, storage and sockets. Runs in the turn, with no other event.
+func (in *instance) hibernate() {
+	h, ok := in.obj.(worker.Hibernatable)
+	if !ok || !h.Hibernatable() {
+		return
+	}
+	in.obj = nil
+	in.asleep.Store(true)
+	in.rt.stats.objectsHibernated.Add(1)
 }
 
 // construct calls the class constructor and then the callbacks it queued
@@ -276,7 +320,30 @@ func (in *instance) stop(ctx context.Context, code int, reason string) {
 	in.rt.mu.Lock()
 	in.rt.detachLocked(in)
 	in.rt.mu.Unlock()
+	in.notifyClose(ctx, code, reason)
 	in.teardown(ctx, code, reason)
+}
+
+// notifyClose tells an awake object that the host is about to close its
+// sockets with code (its WebSocketClose, once per socket), so that it can
+// say goodbye or record who left. A hibernated object is not woken for it.
+// The instance must be detached (its read loops no longer deliver closes)
+// and the caller must hold its turn.
+func (in *instance) notifyClose(ctx context.Context, code int, reason string) {
+	h, ok := in.obj.(worker.WebSocketCloseHandler)
+	if code == 0 || !ok {
+		return
+	}
+	in.rt.mu.Lock()
+	socks := append([]*socket(nil), in.sockets...)
+	in.rt.mu.Unlock()
+	tctx, end := withTurn(ctx, in)
+	defer end()
+	for _, s := range socks {
+		if err := in.call(func() { h.WebSocketClose(tctx, s.ws, code, reason) }); err != nil {
+			in.rt.log.Error("object WebSocketClose panicked", "object", in.id, "err", err)
+		}
+	}
 }
 
 // teardown starts closing the instance's sockets (with code, or dropping

@@ -27,11 +27,12 @@ func (rt *Runtime) janitorLoop() {
 }
 
 // sweep evicts every instance that has had no event for IdleTimeout and has
-// no open WebSocket, and stops (in their turn) instances whose lease was
+// no open WebSocket, hibernates (in their turn) the ones with sockets whose
+// class allows it, and stops (in their turn) instances whose lease was
 // lost.
 func (rt *Runtime) sweep() {
 	now := rt.cfg.Clock.Now()
-	var idle, lost []*instance
+	var idle, lost, sleepy []*instance
 	rt.mu.Lock()
 	for _, in := range rt.instances {
 		switch {
@@ -40,6 +41,9 @@ func (rt *Runtime) sweep() {
 			idle = append(idle, in)
 		case isClosed(in.lost):
 			lost = append(lost, in)
+		case in.pending == 0 && !in.asleep.Load() && now.Sub(in.lastUsed) >= rt.cfg.IdleTimeout:
+			// Only its sockets are open: it may hibernate.
+			sleepy = append(sleepy, in)
 		}
 	}
 	rt.mu.Unlock()
@@ -49,6 +53,15 @@ func (rt *Runtime) sweep() {
 		// Detached with no event pending: nothing can take its turn now.
 		in.teardown(ctx, 0, "")
 		rt.stats.instancesEvicted.Add(1)
+	}
+	for _, in := range sleepy {
+		if !rt.enterExisting(in) {
+			continue
+		}
+		in.run(ctx, func(context.Context, *instance) error {
+			in.hibernate()
+			return nil
+		})
 	}
 	for _, in := range lost {
 		if !rt.enterExisting(in) {

@@ -129,6 +129,20 @@ func (rt *Runtime) ActiveObjects() int {
 	return len(rt.instances)
 }
 
+// Asleep is the number of loaded objects that hibernate: out of memory,
+// their WebSockets open (worker.Hibernatable).
+func (rt *Runtime) Asleep() int {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	n := 0
+	for _, in := range rt.instances {
+		if in.asleep.Load() {
+			n++
+		}
+	}
+	return n
+}
+
 // boundClasses lists the bound class names in order.
 func (rt *Runtime) boundClasses() []string {
 	rt.mu.Lock()

@@ -3,6 +3,8 @@ package objects
 import (
 	"context"
 	"errors"
+	"io"
+	"net"
 
 	"github.com/gorilla/websocket"
 
@@ -31,12 +33,24 @@ func (rt *Runtime) readLoop(s *socket) {
 			s.ws.MarkClosed()
 			rt.removeSocket(s)
 			code, reason := closeStatus(err)
+			failed := socketFailed(err)
 			s.in.socketEvent(rt.ctx, func(ctx context.Context, obj worker.Object) {
-				if h, ok := obj.(worker.WebSocketCloseHandler); ok {
+				if h, ok := obj.(worker.WebSocketErrorHandler); ok && failed {
+					h.WebSocketError(ctx, s.ws, err)
+				} else if h, ok := obj.(worker.WebSocketCloseHandler); ok {
 					h.WebSocketClose(ctx, s.ws, code, reason)
 				}
 			})
 			return
+		}
+		if mt == websocket.TextMessage {
+			if resp, ok := s.in.autoRespond(data); ok {
+				// Answered here: a hibernated object stays asleep.
+				if err := s.ws.AutoRespond([]byte(resp)); err != nil {
+					rt.log.Debug("websocket auto-response", "object", s.in.id, "err", err)
+				}
+				continue
+			}
 		}
 		s.in.socketEvent(rt.ctx, func(ctx context.Context, obj worker.Object) {
 			if h, ok := obj.(worker.WebSocketMessageHandler); ok {
@@ -69,6 +83,24 @@ func (rt *Runtime) removeSocket(s *socket) {
 			return
 		}
 	}
+}
+
+// socketFailed reports whether a read ended with an error rather than a
+// close: a message over the size limit, or a protocol violation. A peer
+// that went away (EOF, reset) is a close (1006).
+func socketFailed(err error) bool {
+	var ce *websocket.CloseError
+	if errors.As(err, &ce) {
+		return false
+	}
+	if errors.Is(err, websocket.ErrReadLimit) {
+		return true
+	}
+	var ne net.Error
+	if errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) {
+		return false
+	}
+	return true
 }
 
 // closeStatus extracts the peer's close code and reason from a read error.

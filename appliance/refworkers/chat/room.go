@@ -100,7 +100,12 @@ func (rm *room) WebSocketMessage(ctx context.Context, ws *worker.WebSocket, _ in
 }
 
 // WebSocketClose implements worker.WebSocketCloseHandler.
-func (rm *room) WebSocketClose(_ context.Context, ws *worker.WebSocket, _ int, _ string) {
+func (rm *room) WebSocketClose(_ context.Context, ws *worker.WebSocket, code int, _ string) {
+	if code == worker.CloseServiceRestart {
+		// The host is closing every socket (a drain): they all reconnect,
+		// and nobody left.
+		return
+	}
 	name, _ := ws.Attachment().(string)
 	rm.broadcast(Message{Type: "leave", Room: name, User: userOf(ws), CreatedAt: time.Now().UnixMilli(), Members: rm.members(ws)})
 }

@@ -22,6 +22,7 @@ func (c centralRuntime) Namespace(binding, class string) (worker.ObjectNamespace
 	return c.rt.Namespace(binding, class)
 }
 func (c centralRuntime) ActiveObjects() int              { return c.rt.ActiveObjects() }
+func (c centralRuntime) Asleep() int                     { return c.rt.Asleep() }
 func (c centralRuntime) Drain(ctx context.Context) error { return c.rt.Drain(ctx) }
 func (c centralRuntime) Close(ctx context.Context) error {
 	if !c.closed.CompareAndSwap(false, true) {

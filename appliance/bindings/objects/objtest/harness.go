@@ -121,6 +121,8 @@ type probe struct {
 	key string
 
 	constructed atomic.Int32
+	// hibernatable is what the probe's Hibernatable answers.
+	hibernatable atomic.Bool
 	// onConstruct runs in the constructor when set.
 	onConstruct func(o *probeObject)
 

@@ -288,6 +288,15 @@ func testDrain(t *testing.T, newStore func(*testing.T) Opener) {
 	if code := <-closed; code != worker.CloseServiceRestart {
 		t.Errorf("client got close code %d, want 1012", code)
 	}
+	// The object heard the close the host made, before it was made.
+	select {
+	case ev := <-h.probe.closed:
+		if ev.code != worker.CloseServiceRestart || len(ev.tags) != 1 || ev.tags[0] != "x" {
+			t.Errorf("WebSocketClose(%v, %d), want the socket tagged x and 1012", ev.tags, ev.code)
+		}
+	default:
+		t.Error("the object's WebSocketClose was not called for the socket the drain closed")
+	}
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodGet, "http://object/call/0", nil)
 	h.stub("new after drain").ServeHTTP(rec, req)

@@ -34,6 +34,8 @@ type Runtime interface {
 	Namespace(bindingName, className string) (worker.ObjectNamespace, error)
 	// ActiveObjects is the number of object instances in memory.
 	ActiveObjects() int
+	// Asleep is the number of loaded objects that hibernate.
+	Asleep() int
 	// Drain stops admission, waits, and closes WebSockets with 1012.
 	Drain(ctx context.Context) error
 	// Close stops the runtime.
@@ -103,6 +105,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Opener) {
 		{"RestartKeepsDataAndAlarms", testRestart},
 		{"DrainClosesWebSockets", testDrain},
 		{"RPC", testRPC},
+		{"Hibernation", testHibernation},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

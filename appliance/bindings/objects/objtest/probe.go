@@ -77,9 +77,13 @@ func (o *probeObject) Fetch(w http.ResponseWriter, r *http.Request) {
 		}
 		w.WriteHeader(http.StatusOK)
 	case r.URL.Path == "/ws":
-		if _, err := o.State.AcceptWebSocket(w, r, r.URL.Query()["tag"]...); err != nil {
+		ws, err := o.State.AcceptWebSocket(w, r, r.URL.Query()["tag"]...)
+		if err != nil {
 			// The upgrader has answered the client already.
 			return
+		}
+		if user := r.URL.Query().Get("attach"); user != "" {
+			ws.SerializeAttachment(map[string]string{"user": user})
 		}
 	default:
 		http.NotFound(w, r)
