@@ -30,10 +30,13 @@ func init() {
 const libsqlShutdownTimeout = 30 * time.Second
 
 func libsqlMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "restore" {
+		return libsqlRestoreMain(args[1:], stdout, stderr)
+	}
 	fs := flag.NewFlagSet("dwk libsql", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: dwk libsql [flags]\n\n"+
+		fmt.Fprint(stderr, "Usage: dwk libsql [flags]\n       dwk libsql restore --to DIR [--at TIME] [flags]\n\n"+
 			"Serves Hrana (libSQL's protocol) over HTTP and WebSocket on real SQLite files,\n"+
 			"with sqld's flag names, admin API and JWT auth. See docs/libsql.md.\n\nFlags:\n")
 		fs.PrintDefaults()
@@ -60,6 +63,8 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.StatementTimeout, "statement-timeout", libsql.DefaultStatementTimeout, "a statement running longer is interrupted")
 	fs.DurationVar(&cfg.StreamIdleTimeout, "stream-idle-timeout", libsql.DefaultStreamIdleTimeout, "an HTTP stream idle this long is closed and its transaction rolled back")
 	fs.DurationVar(&cfg.BusyTimeout, "busy-timeout", libsql.DefaultBusyTimeout, "how long a statement waits for another connection's lock")
+	finishBackup := backupFlags(fs, &cfg.Backup)
+	fs.BoolVar(&cfg.BackupAllowEmpty, "backup-allow-empty", false, "start with a backup on a data dir without namespaces although the backup prefix holds a backup (normally: restore first)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -71,6 +76,10 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	cfg.DisableNamespaces = !enableNS
+	if err := finishBackup(); err != nil {
+		fmt.Fprintf(stderr, "dwk libsql: %v\n", err)
+		return 2
+	}
 	for _, sz := range []struct {
 		flag, value string
 		dst         *int64
@@ -97,6 +106,10 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "dwk libsql: serving Hrana on %s://%s (db path %s)\n", scheme, srv.Addr(), cfg.DBPath)
 	if a := srv.AdminAddr(); a != nil {
 		fmt.Fprintf(stdout, "dwk libsql: admin API on %s://%s\n", scheme, a)
+	}
+	if cfg.Backup.Enabled() {
+		b := cfg.Backup.WithDefaults()
+		fmt.Fprintf(stdout, "dwk libsql: backing up to s3://%s/%s within %s\n", b.Bucket, b.Prefix, b.Lag)
 	}
 
 	sigs := make(chan os.Signal, 1)

@@ -22,6 +22,7 @@ import (
 //	POST   /v1/namespaces/{ns}/config      replace the configuration
 //	POST   /v1/namespaces/{ns}/checkpoint  checkpoint the WAL
 //	GET    /v1/namespaces                  list (dwk; sqld has no list)
+//	GET    /metrics                        Prometheus metrics (dwk)
 //
 // With an admin key configured every call needs "Authorization: Basic
 // <key>" (sqld's form) or "Bearer <key>".
@@ -31,6 +32,7 @@ func (s *Server) AdminHandler() http.Handler {
 		w.Write([]byte("Welcome to the dwk libsql admin API"))
 	})
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+	mux.Handle("GET /metrics", s.metricsHandler())
 	mux.HandleFunc("GET /v1/namespaces", s.adminList)
 	mux.HandleFunc("POST /v1/namespaces/{ns}/create", s.adminCreate)
 	mux.HandleFunc("DELETE /v1/namespaces/{ns}", s.adminDelete)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dwk/fleet/appliance/libsql/backup"
 	"github.com/dwk/fleet/appliance/process/netaddr"
 )
 
@@ -93,6 +94,16 @@ type Config struct {
 	// BusyTimeout is how long a statement waits for another connection's
 	// lock before failing with SQLITE_BUSY. Default: 5s.
 	BusyTimeout time.Duration `json:"busy_timeout"`
+
+	// Backup ships every namespace's commits to S3 continuously (see
+	// docs/backups.md). Default: disabled (no bucket).
+	Backup backup.Config `json:"backup"`
+
+	// BackupAllowEmpty lets a server with a backup start on a data dir
+	// that holds no namespace although the backup prefix holds a backup;
+	// without it the server refuses, since after a lost disk the data
+	// should be restored first (dwk libsql restore). Default: false.
+	BackupAllowEmpty bool `json:"backup_allow_empty"`
 
 	// Version is reported by GET /version. Default: "dev".
 	Version string `json:"version"`
@@ -205,6 +216,11 @@ func (c Config) Validate() error {
 	}
 	if c.AdminListenAddr != "" && c.AdminListenAddr == c.HTTPListenAddr && !strings.HasSuffix(c.HTTPListenAddr, ":0") {
 		errs = append(errs, fmt.Errorf("admin listen address must differ from the HTTP listen address %s", c.HTTPListenAddr))
+	}
+	if c.Backup.Enabled() {
+		if err := c.Backup.Validate(); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	return errors.Join(errs...)
 }

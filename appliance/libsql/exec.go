@@ -156,6 +156,20 @@ func (st *stream) run(env *execEnv, ps *sqlite.Stmt, sql string, args *hrana.Stm
 	if err := st.authorize(env.who, readonly); err != nil {
 		return stmtSummary{}, err
 	}
+	if kind.checkpoint && st.ns.backup != nil {
+		return stmtSummary{}, hrana.Errorf(hrana.CodeForbidden, "Authorization forbidden: checkpoints are made by the backup, which ships the WAL first")
+	}
+	if !readonly {
+		st.wrote = true
+	}
+	// A transaction that wrote has committed once the connection is back
+	// in autocommit mode (a rollback only costs the backup a look).
+	defer func() {
+		if st.wrote && st.conn != nil && st.conn.Autocommit() {
+			st.wrote = false
+			st.ns.changed()
+		}
+	}()
 	if args != nil {
 		if err := bindArgs(ps, args); err != nil {
 			return stmtSummary{}, err

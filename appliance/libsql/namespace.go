@@ -36,6 +36,9 @@ type namespace struct {
 	// writeGate serialises autocommit writes so that they queue in Go
 	// instead of polling SQLite's busy handler.
 	writeGate chan struct{}
+	// backup, when set, is told of commits and configuration changes,
+	// and checkpoints the WAL itself.
+	backup backupHooks
 
 	mu      sync.Mutex
 	cfg     nsConfig
@@ -71,7 +74,17 @@ func (ns *namespace) setConfig(cfg nsConfig) error {
 	ns.mu.Lock()
 	ns.cfg, ns.keys = cfg, keys
 	ns.mu.Unlock()
+	if ns.backup != nil {
+		ns.backup.ConfigChanged(ns.name)
+	}
 	return nil
+}
+
+// changed tells the backup that a transaction committed.
+func (ns *namespace) changed() {
+	if ns.backup != nil {
+		ns.backup.Changed(ns.name)
+	}
 }
 
 func (c nsConfig) parseKeys() ([]ed25519.PublicKey, error) {
@@ -129,7 +142,13 @@ func (ns *namespace) shutdown(ctx context.Context, checkpoint bool) error {
 }
 
 // checkpoint copies the WAL into the database file and truncates it.
+// With a backup, only the backup checkpoints (after shipping the frames):
+// this asks it to ship now.
 func (ns *namespace) checkpoint() error {
+	if ns.backup != nil {
+		ns.backup.Changed(ns.name)
+		return nil
+	}
 	c, err := ns.pool.get()
 	if err != nil {
 		return fmt.Errorf("namespace %s: checkpoint: %w", ns.name, err)

@@ -39,6 +39,9 @@ type nsStore struct {
 	// maxLength caps strings and blobs, so that no statement can build a
 	// value larger than a request or response may carry.
 	maxLength int
+	// backup, when set, is told of changes; connections then never
+	// checkpoint on their own.
+	backup backupHooks
 
 	mu       sync.Mutex
 	m        map[string]*namespace
@@ -141,6 +144,7 @@ func (s *nsStore) newNamespace(name, dir string) (*namespace, error) {
 		cfg:       cfg,
 		keys:      keys,
 		streams:   map[*stream]struct{}{},
+		backup:    s.backup,
 	}
 	path := ns.path()
 	ns.pool = &connPool{maxIdle: s.maxIdle, lru: s.idle, open: func() (*sqlite.Conn, error) { return s.openConn(path) }}
@@ -163,6 +167,18 @@ func (s *nsStore) openConn(path string) (*sqlite.Conn, error) {
 	if err := c.Exec("PRAGMA synchronous=" + s.synchronous); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("set synchronous: %w", err)
+	}
+	if s.backup != nil {
+		// Frames leave the WAL only by the backup's checkpoints, after
+		// they are shipped.
+		if err := c.Exec("PRAGMA wal_autocheckpoint=0"); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("disable automatic checkpoints: %w", err)
+		}
+		if err := c.DisableCheckpointOnClose(); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("disable checkpoint on close: %w", err)
+		}
 	}
 	return c, nil
 }
@@ -235,6 +251,9 @@ func (s *nsStore) create(name string, cfg nsConfig) error {
 		s.m[name] = ns
 	}
 	s.mu.Unlock()
+	if err == nil && s.backup != nil {
+		s.backup.Changed(name)
+	}
 	return err
 }
 
@@ -301,6 +320,9 @@ func (s *nsStore) remove(ctx context.Context, name string) error {
 	if err := ns.shutdown(ctx, false); err != nil {
 		return fmt.Errorf("delete namespace %s: %w", name, err)
 	}
+	if s.backup != nil {
+		s.backup.Deleted(name)
+	}
 	trash := filepath.Join(s.root, "."+name+".del-"+randomSuffix())
 	if err := os.Rename(ns.dir, trash); err != nil {
 		return fmt.Errorf("delete namespace %s: %w", name, err)
@@ -311,7 +333,8 @@ func (s *nsStore) remove(ctx context.Context, name string) error {
 	return nil
 }
 
-// closeAll shuts every namespace down, checkpointing its WAL.
+// closeAll shuts every namespace down, checkpointing its WAL unless the
+// backup owns checkpoints.
 func (s *nsStore) closeAll(ctx context.Context) error {
 	s.mu.Lock()
 	all := make([]*namespace, 0, len(s.m))
@@ -321,7 +344,7 @@ func (s *nsStore) closeAll(ctx context.Context) error {
 	s.mu.Unlock()
 	var errs []error
 	for _, ns := range all {
-		errs = append(errs, ns.shutdown(ctx, true))
+		errs = append(errs, ns.shutdown(ctx, s.backup == nil))
 	}
 	return errors.Join(errs...)
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dwk/fleet/appliance/libsql/backup"
 )
 
 // Server is a single-node libSQL server.
@@ -22,6 +24,7 @@ type Server struct {
 
 	auth    authenticator
 	nss     *nsStore
+	backup  *backup.Replicator // nil without a backup
 	streams *httpStreams
 	slots   *streamSlots
 	ws      wsTracker
@@ -90,6 +93,11 @@ func (s *Server) Open() (err error) {
 	}
 	s.lock = lock
 	s.nss = newNSStore(s.cfg.DBPath, s.cfg)
+	if s.cfg.Backup.Enabled() {
+		if err := s.prepareBackup(); err != nil {
+			return err
+		}
+	}
 	if err := s.nss.load(); err != nil {
 		return fmt.Errorf("open namespaces in %s: %w", filepath.Join(s.cfg.DBPath, "dbs"), err)
 	}
@@ -120,6 +128,9 @@ func (s *Server) Open() (err error) {
 		defer s.bg.Done()
 		s.streams.run(s.ctx, expiryInterval(s.cfg.StreamIdleTimeout))
 	}()
+	if s.backup != nil {
+		s.backup.Open()
+	}
 	s.ready.Store(true)
 	return nil
 }
@@ -241,6 +252,12 @@ func (s *Server) Close(ctx context.Context) error {
 	}
 	s.bg.Wait()
 	s.streams.closeAll()
+	if s.backup != nil {
+		// Ship what is left while the namespaces are still open.
+		if err := s.backup.Close(ctx); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	if err := s.nss.closeAll(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("close namespaces: %w", err))
 	}

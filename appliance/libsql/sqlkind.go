@@ -21,6 +21,9 @@ type stmtKind struct {
 	// forbidden, when not empty, says why the statement is refused:
 	// statements that reach outside the namespace's files.
 	forbidden string
+	// checkpoint: PRAGMA wal_checkpoint or wal_autocheckpoint, which
+	// the server refuses while a backup owns checkpoints.
+	checkpoint bool
 }
 
 // classify looks at the leading keywords of one statement, as sqld does,
@@ -48,6 +51,7 @@ func classify(sql string) stmtKind {
 			name = lx.keyword()
 		}
 		k.foreignKeys = name == "FOREIGN_KEYS"
+		k.checkpoint = name == "WAL_CHECKPOINT" || name == "WAL_AUTOCHECKPOINT"
 		if name == "JOURNAL_MODE" || name == "LOCKING_MODE" {
 			if c := lx.peekByte(); c == '=' || c == '(' {
 				k.forbidden = "changing PRAGMA " + strings.ToLower(name) + " is not allowed: the server keeps every database in WAL mode"

@@ -35,6 +35,9 @@ type stream struct {
 	// resetFK marks a connection that ran PRAGMA foreign_keys; release
 	// turns foreign keys back off (SQLite's default) before reuse.
 	resetFK bool
+	// wrote marks a transaction that ran a writing statement; the backup
+	// hears of it when the connection is back in autocommit mode.
+	wrote bool
 }
 
 // errStreamClosed reports a request on a stream the server has closed.

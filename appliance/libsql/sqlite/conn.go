@@ -130,6 +130,26 @@ func (c *Conn) DisableDoubleQuotedStrings() error {
 	return nil
 }
 
+// DisableCheckpointOnClose stops SQLite from checkpointing the WAL (and
+// deleting it) when this connection is the last one of its database to
+// close (SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE). With wal_autocheckpoint=0 as
+// well, only explicit checkpoints move frames out of the WAL, so a WAL
+// reader such as the backup sees every committed frame.
+func (c *Conn) DisableCheckpointOnClose() error {
+	if c.db == 0 {
+		return ErrClosed
+	}
+	on := libc.NewVaList(int32(1), uintptr(0))
+	if on == 0 {
+		return errors.New("sqlite: cannot allocate memory")
+	}
+	defer c.free(on)
+	if rc := sqlite3.Xsqlite3_db_config(c.tls, c.db, sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, on); rc != sqlite3.SQLITE_OK {
+		return c.errorFor(rc)
+	}
+	return nil
+}
+
 // LimitLength is the limit id for the largest string or blob.
 const LimitLength = sqlite3.SQLITE_LIMIT_LENGTH
 
