@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -129,6 +130,7 @@ func TestKillRestoreKeepsAcknowledgedWrites(t *testing.T) {
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
+	refuseEmptyStart(t, b, dir)
 	out, err := restore(t, b, dir)
 	if err != nil {
 		t.Fatal(err)
@@ -174,4 +176,19 @@ func runConformance(t *testing.T, s *server) {
 		t.Fatalf("conformance suite against the restored server: %v\n%s", err, out)
 	}
 	t.Logf("conformance suite against the restored server:\n%s", out)
+}
+
+// refuseEmptyStart checks that a server with the backup refuses to start
+// on an empty data dir while the prefix holds a backup.
+func refuseEmptyStart(t *testing.T, b bucketEnv, dir string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	args := append([]string{"libsql", "--http-listen-addr", "127.0.0.1:0", "--db-path", dir}, b.args()...)
+	cmd := exec.CommandContext(ctx, procs.Binary(t), args...)
+	cmd.Env = append(os.Environ(), b.env()...)
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "dwk libsql restore --to") || !strings.Contains(string(out), "--backup-allow-empty") {
+		t.Fatalf("server on an empty data dir over a backup: %v\n%s\nwant a refusal naming the restore command and --backup-allow-empty", err, out)
+	}
 }

@@ -62,8 +62,20 @@ var (
 // startServer runs dwk libsql on dir with the backup to b.
 func startServer(t *testing.T, b bucketEnv, dir string, extra ...string) *server {
 	t.Helper()
-	args := append([]string{"libsql", "--http-listen-addr", "127.0.0.1:0", "--admin-listen-addr", "127.0.0.1:0", "--db-path", dir}, b.args()...)
-	p := procs.Start(t, "dwk libsql", procs.Binary(t), b.env(), append(args, extra...)...)
+	return startProc(t, b.env(), append(append([]string{"--db-path", dir}, b.args()...), extra...))
+}
+
+// startUnbacked runs dwk libsql on dir without a backup, to look at a
+// restored data dir without adding to the backup it came from.
+func startUnbacked(t *testing.T, dir string) *server {
+	t.Helper()
+	return startProc(t, nil, []string{"--db-path", dir})
+}
+
+func startProc(t *testing.T, env, extra []string) *server {
+	t.Helper()
+	args := append([]string{"libsql", "--http-listen-addr", "127.0.0.1:0", "--admin-listen-addr", "127.0.0.1:0"}, extra...)
+	p := procs.Start(t, "dwk libsql", procs.Binary(t), env, args...)
 	s := &server{proc: p}
 	s.url = p.WaitFor(hranaRE, 60*time.Second)[1]
 	s.adminURL = p.WaitFor(adminRE, 10*time.Second)[1]
