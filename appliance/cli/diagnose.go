@@ -10,6 +10,8 @@ import (
 	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/probe"
+	"github.com/dwk/fleet/appliance/libsql"
+	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 )
 
 func init() {
@@ -58,6 +60,9 @@ func runDiagnose(args []string, stdout, stderr io.Writer) int {
 	report.WriteTo(stdout)
 	fmt.Fprintf(stdout, "\nlibSQL round trip %s, bucket %s, CAS commit %s, clock skew %s (local minus server)\n",
 		report.LibSQLLatency, report.BucketLatency, report.CASLatency, report.ClockSkew)
+	if clients.Admin != nil {
+		fmt.Fprintln(stdout, libsqlBackupLine(ctx, clients.Admin, time.Now()))
+	}
 	if fs := report.Failures(); len(fs) > 0 {
 		for _, f := range fs {
 			fmt.Fprintln(stderr, "dwk diagnose:", f)
@@ -65,4 +70,25 @@ func runDiagnose(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// libsqlBackupLine reports the libSQL server's continuous backup from its
+// metrics: lag, pending namespaces and the last snapshot. It is
+// informational: sqld, or a dwk libsql without a backup, says so.
+func libsqlBackupLine(ctx context.Context, admin *libsqladmin.Client, now time.Time) string {
+	m, err := admin.Metrics(ctx)
+	if err != nil {
+		return fmt.Sprintf("libSQL backup: unknown (no dwk libsql metrics at the admin URL: %v)", err)
+	}
+	if m[libsql.MetricBackupEnabled] != 1 {
+		return "libSQL backup: off (start dwk libsql with --backup-s3-bucket; see docs/backups.md)"
+	}
+	snap := "none since the server started"
+	if t := m[libsql.MetricBackupLastSnapshot]; t > 0 {
+		at := time.Unix(0, int64(t*1e9))
+		snap = fmt.Sprintf("%s (%s ago)", at.UTC().Format(time.RFC3339), now.Sub(at).Round(time.Second))
+	}
+	return fmt.Sprintf("libSQL backup: lag %s, %d namespaces pending, %d failed uploads, last snapshot %s",
+		time.Duration(m[libsql.MetricBackupLag]*float64(time.Second)).Round(time.Millisecond),
+		int(m[libsql.MetricBackupPending]), int(m[libsql.MetricBackupFailures]), snap)
 }

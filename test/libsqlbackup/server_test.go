@@ -1,15 +1,11 @@
 package libsqlbackup
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -110,26 +106,21 @@ func (s *server) ints(t *testing.T, ns, sql string) []int64 {
 	return out
 }
 
-// metric reads one value from the admin API's /metrics.
+// metric reads one value from the admin API's /metrics (through the
+// client dwk diagnose uses).
 func (s *server) metric(t *testing.T, name string) float64 {
 	t.Helper()
-	resp, err := http.Get(s.adminURL + "/metrics")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	m, err := s.admin.Metrics(ctx)
 	if err != nil {
 		t.Fatalf("metrics: %v", err)
 	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			f, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatalf("metric %s: %v", name, err)
-			}
-			return f
-		}
+	v, ok := m[name]
+	if !ok {
+		t.Fatalf("metric %s not served", name)
 	}
-	t.Fatalf("metric %s not served", name)
-	return 0
+	return v
 }
 
 // waitShipped waits until the backup reports nothing pending.
