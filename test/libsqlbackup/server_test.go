@@ -22,7 +22,7 @@ type bucketEnv struct {
 	bucket, prefix string
 }
 
-func newBucket(t *testing.T) bucketEnv {
+func newBucket(t testing.TB) bucketEnv {
 	t.Helper()
 	s := s3server.Start(t)
 	b, p := s.NewPrefix(t)
@@ -56,19 +56,19 @@ var (
 )
 
 // startServer runs dwk libsql on dir with the backup to b.
-func startServer(t *testing.T, b bucketEnv, dir string, extra ...string) *server {
+func startServer(t testing.TB, b bucketEnv, dir string, extra ...string) *server {
 	t.Helper()
 	return startProc(t, b.env(), append(append([]string{"--db-path", dir}, b.args()...), extra...))
 }
 
 // startUnbacked runs dwk libsql on dir without a backup, to look at a
 // restored data dir without adding to the backup it came from.
-func startUnbacked(t *testing.T, dir string) *server {
+func startUnbacked(t testing.TB, dir string) *server {
 	t.Helper()
 	return startProc(t, nil, []string{"--db-path", dir})
 }
 
-func startProc(t *testing.T, env, extra []string) *server {
+func startProc(t testing.TB, env, extra []string) *server {
 	t.Helper()
 	args := append([]string{"libsql", "--http-listen-addr", "127.0.0.1:0", "--admin-listen-addr", "127.0.0.1:0"}, extra...)
 	p := procs.Start(t, "dwk libsql", procs.Binary(t), env, args...)
@@ -91,7 +91,7 @@ func (s *server) exec(ctx context.Context, ns, sql string, args ...hrana.Value) 
 }
 
 // ints returns the first column of every row of sql in ns.
-func (s *server) ints(t *testing.T, ns, sql string) []int64 {
+func (s *server) ints(t testing.TB, ns, sql string) []int64 {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -108,7 +108,7 @@ func (s *server) ints(t *testing.T, ns, sql string) []int64 {
 
 // metric reads one value from the admin API's /metrics (through the
 // client dwk diagnose uses).
-func (s *server) metric(t *testing.T, name string) float64 {
+func (s *server) metric(t testing.TB, name string) float64 {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -124,7 +124,7 @@ func (s *server) metric(t *testing.T, name string) float64 {
 }
 
 // waitShipped waits until the backup reports nothing pending.
-func (s *server) waitShipped(t *testing.T, within time.Duration) {
+func (s *server) waitShipped(t testing.TB, within time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for s.metric(t, "dwk_libsql_backup_pending_namespaces") != 0 {

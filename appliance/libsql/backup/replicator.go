@@ -204,24 +204,36 @@ func (r *Replicator) Status() Status {
 	return s
 }
 
-// run ships changes every Lag/4 until ctx is cancelled.
+// run ships changes every Lag/4 until ctx is cancelled; retention is
+// applied beside it, so that a long sweep never delays shipping.
 func (r *Replicator) run(ctx context.Context) {
 	defer close(r.done)
+	pruned := make(chan struct{})
+	go func() {
+		defer close(pruned)
+		prune := time.NewTicker(pruneInterval(r.cfg.Retention))
+		defer prune.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-prune.C:
+				if err := r.pruneAll(ctx); err != nil && ctx.Err() == nil {
+					r.log.Warn("backup: prune old generations", "err", err)
+				}
+			}
+		}
+	}()
+	defer func() { <-pruned }()
 	r.scan()
 	tick := time.NewTicker(max(r.cfg.Lag/4, 5*time.Millisecond))
 	defer tick.Stop()
-	prune := time.NewTicker(pruneInterval(r.cfg.Retention))
-	defer prune.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 			r.cycle(ctx)
-		case <-prune.C:
-			if err := r.pruneAll(ctx); err != nil && ctx.Err() == nil {
-				r.log.Warn("backup: prune old generations", "err", err)
-			}
 		}
 	}
 }
@@ -244,7 +256,15 @@ func (r *Replicator) Close(ctx context.Context) error {
 		if pending == 0 {
 			return nil
 		}
+		failures := r.failures.Load()
 		r.cycle(ctx)
+		if r.failures.Load() != failures {
+			// S3 fails: try again shortly, not in a tight loop.
+			select {
+			case <-ctx.Done():
+			case <-time.After(retryDelay):
+			}
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("backup: %d namespaces not shipped at shutdown (they ship at the next start): %w", r.Status().Pending, ctx.Err())
 		}

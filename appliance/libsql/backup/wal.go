@@ -102,7 +102,7 @@ func readWAL(path string, from uint32) (walTail, error) {
 		return walTail{}, fmt.Errorf("open WAL: %w", err)
 	}
 	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
+	r := bufio.NewReaderSize(f, 64<<10)
 	head := make([]byte, walHeaderSize)
 	if _, err := io.ReadFull(r, head); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

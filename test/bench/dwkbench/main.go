@@ -70,6 +70,7 @@ var benches = []bench{
 	{"leases", benchLeases},
 	{"alarms", benchAlarmLag},
 	{"namespaces", benchNamespaces},
+	{"backup", benchBackup},
 }
 
 func main() {
