@@ -5,7 +5,8 @@
 // It exists so that development machines, CI and small installs can run a
 // dwk fleet from one binary; fleets that outgrow one node point the same
 // clients at sqld or Turso instead. docs/libsql.md describes flags, the
-// layout on disk, namespaces, auth and limits.
+// layout on disk, namespaces, auth and limits; package backup (see
+// docs/backups.md) ships every namespace's commits to S3 when configured.
 //
 // Life cycle: [New] fills defaults and has no side effects; [Server.Open]
 // validates the configuration, locks and opens the database directory and
