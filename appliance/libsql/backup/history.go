@@ -1,6 +1,7 @@
 package backup
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -18,8 +19,7 @@ type generation struct {
 
 type segment struct {
 	key string
-	seq uint64
-	at  time.Time
+	segInfo
 }
 
 // history is everything the bucket holds about one namespace.
@@ -62,21 +62,21 @@ func (s *store) readHistory(ctx context.Context, name string) (history, error) {
 		case obj == snapshotName:
 			gen.snapshot = true
 		case strings.HasPrefix(obj, walDir):
-			if seq, at, ok := parseSegmentName(obj); ok {
-				gen.segments = append(gen.segments, segment{key: k, seq: seq, at: at})
+			if i, ok := parseSegmentName(obj); ok {
+				gen.segments = append(gen.segments, segment{key: k, segInfo: i})
 			}
 		}
 	}
 	slices.SortFunc(h.gens, func(a, b *generation) int { return a.start.Compare(b.start) })
 	for _, g := range h.gens {
+		// A segment uploaded twice (a retry after a timeout that had
+		// succeeded) has one number and two extents from the same start:
+		// the longer goes last.
 		slices.SortFunc(g.segments, func(a, b segment) int {
-			if a.seq < b.seq {
-				return -1
+			if c := cmp.Compare(a.seq, b.seq); c != 0 {
+				return c
 			}
-			if a.seq > b.seq {
-				return 1
-			}
-			return 0
+			return cmp.Compare(a.frame, b.frame)
 		})
 	}
 	idx := make([]int, len(h.deletions))

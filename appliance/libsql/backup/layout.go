@@ -16,13 +16,15 @@ import (
 //
 //	<ns>/<generation>/snapshot              the database file
 //	<ns>/<generation>/config.json           the namespace configuration
-//	<ns>/<generation>/wal/<seq>-<ms>        committed WAL frames, in order
+//	<ns>/<generation>/wal/<seq>-<ms>-<salts>-<frame>   committed WAL frames, in order
 //	<ns>/deleted-<time>                     the namespace was deleted
 //
 // <seq> is the segment's 16-hex-digit number within the generation and
 // <ms> the Unix time in milliseconds when its frames were read (all of
 // them committed by then): point-in-time restore applies the segments up
-// to the time asked for.
+// to the time asked for. <salts> (16 hex digits) name the WAL incarnation
+// and <frame> (8 hex digits) the last frame the segment holds, so that a
+// server that restarts finds where its shipping stopped by listing.
 const (
 	snapshotName  = "snapshot"
 	configName    = "config.json"
@@ -44,29 +46,49 @@ func parseTimeName(s string) (time.Time, bool) {
 	return time.Unix(0, int64(n)), true
 }
 
-func segmentName(seq uint64, at time.Time) string {
-	return fmt.Sprintf("%s%016x-%d", walDir, seq, at.UnixMilli())
+// segInfo is what a segment's key says.
+type segInfo struct {
+	seq          uint64
+	at           time.Time
+	salt1, salt2 uint32
+	frame        uint32
 }
 
-// parseSegmentName reads "wal/<seq>-<ms>".
-func parseSegmentName(s string) (seq uint64, at time.Time, ok bool) {
+func segmentName(i segInfo) string {
+	return fmt.Sprintf("%s%016x-%d-%08x%08x-%08x", walDir, i.seq, i.at.UnixMilli(), i.salt1, i.salt2, i.frame)
+}
+
+// parseSegmentName reads "wal/<seq>-<ms>-<salts>-<frame>".
+func parseSegmentName(s string) (segInfo, bool) {
 	rest, found := strings.CutPrefix(s, walDir)
 	if !found {
-		return 0, time.Time{}, false
+		return segInfo{}, false
 	}
-	a, b, found := strings.Cut(rest, "-")
-	if !found || len(a) != 16 {
-		return 0, time.Time{}, false
+	f := strings.Split(rest, "-")
+	if len(f) != 4 || len(f[0]) != 16 || len(f[2]) != 16 || len(f[3]) != 8 {
+		return segInfo{}, false
 	}
-	seq, err := strconv.ParseUint(a, 16, 64)
+	var i segInfo
+	var err error
+	if i.seq, err = strconv.ParseUint(f[0], 16, 64); err != nil {
+		return segInfo{}, false
+	}
+	ms, err := strconv.ParseInt(f[1], 10, 64)
 	if err != nil {
-		return 0, time.Time{}, false
+		return segInfo{}, false
 	}
-	ms, err := strconv.ParseInt(b, 10, 64)
+	i.at = time.UnixMilli(ms)
+	salts, err := strconv.ParseUint(f[2], 16, 64)
 	if err != nil {
-		return 0, time.Time{}, false
+		return segInfo{}, false
 	}
-	return seq, time.UnixMilli(ms), true
+	i.salt1, i.salt2 = uint32(salts>>32), uint32(salts)
+	frame, err := strconv.ParseUint(f[3], 16, 32)
+	if err != nil {
+		return segInfo{}, false
+	}
+	i.frame = uint32(frame)
+	return i, true
 }
 
 // Every object body is a magic, a kind byte, the payload and a CRC-32C of

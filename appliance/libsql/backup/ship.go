@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // shipment is what one locked look at a namespace found to upload.
@@ -41,7 +42,13 @@ func (r *Replicator) sync(ctx context.Context, name string) (more bool, err erro
 		return false, err
 	}
 	if !rep.loaded {
-		rep.st, rep.loaded = loadState(dir), true
+		st := loadState(dir)
+		if st != nil {
+			if err := r.catchUp(ctx, name, st); err != nil {
+				return false, err
+			}
+		}
+		rep.st, rep.loaded = st, true
 	}
 	var sh shipment
 	err = r.src.Locked(ctx, name, func(cp Checkpointer) error {
@@ -59,10 +66,13 @@ func (r *Replicator) sync(ctx context.Context, name string) (more bool, err erro
 		if err := r.upload(ctx, name, sh); err != nil {
 			return false, err
 		}
-		if err := sh.next.save(dir); err != nil {
-			return false, err
-		}
 		if sh.snapshot != nil {
+			// Segments do not rewrite the state file (a file system
+			// metadata change per upload would slow the commits' fsyncs);
+			// a restart finds them by listing (catchUp).
+			if err := sh.next.save(dir); err != nil {
+				return false, err
+			}
 			rep.configDirty = false
 			r.lastSnapshot.Store(sh.next.GenTime.UnixNano())
 			if rep.st != nil {
@@ -238,11 +248,38 @@ func (r *Replicator) upload(ctx context.Context, name string, sh shipment) error
 }
 
 func (r *Replicator) putSegment(ctx context.Context, name, gen string, sh shipment) error {
-	key := name + "/" + gen + "/" + segmentName(sh.seq, r.now())
+	key := name + "/" + gen + "/" + segmentName(segInfo{seq: sh.seq, at: r.now(), salt1: sh.next.Salt1, salt2: sh.next.Salt2, frame: sh.next.Frame})
 	if err := r.st.put(ctx, key, encodeSegment(sh.pageSize, sh.frames)); err != nil {
 		return err
 	}
 	r.uploaded()
+	return nil
+}
+
+// catchUp moves st, as read from the state file, past the segments the
+// bucket holds beyond it: the file is rewritten only when a generation
+// starts and at checkpoints, so after a restart the last segment's key
+// says where shipping stopped.
+func (r *Replicator) catchUp(ctx context.Context, name string, st *nsState) error {
+	keys, _, err := r.st.list(ctx, name+"/"+st.Generation+"/"+walDir, "")
+	if err != nil {
+		return err
+	}
+	var last *segInfo
+	for _, k := range keys {
+		i, ok := parseSegmentName(strings.TrimPrefix(k, name+"/"+st.Generation+"/"))
+		if !ok || i.seq < st.Seq {
+			continue
+		}
+		if last == nil || i.seq > last.seq || i.seq == last.seq && i.frame > last.frame {
+			last = &i
+		}
+	}
+	if last != nil {
+		st.Seq = last.seq + 1
+		st.Salt1, st.Salt2, st.Frame = last.salt1, last.salt2, last.frame
+		st.Checkpointed = false
+	}
 	return nil
 }
 

@@ -19,7 +19,9 @@ type nsState struct {
 	// Generation is the generation's name and GenTime its start.
 	Generation string    `json:"generation"`
 	GenTime    time.Time `json:"gen_time"`
-	// Seq is the number of the next WAL segment.
+	// Seq is the number of the next WAL segment. The file is written when
+	// a generation starts and at checkpoints only; Seq, the salts, Frame
+	// and Checkpointed may lag behind the bucket, which catchUp reads.
 	Seq uint64 `json:"seq"`
 	// Salt1 and Salt2 identify the WAL incarnation (they change when
 	// SQLite restarts the WAL after a full checkpoint); both are zero
@@ -57,7 +59,7 @@ func loadState(dir string) *nsState {
 
 // save replaces dir's state atomically. It is written after the objects
 // it describes are in S3, so it never claims more than was shipped; it is
-// not synced, as an older state only ships some frames twice.
+// not synced: an older state is caught up from the bucket's listing.
 func (st *nsState) save(dir string) error {
 	b, err := json.Marshal(st)
 	if err != nil {
