@@ -34,9 +34,10 @@
 //     retried every 500ms; the lag (Status) grows; checkpoints wait, so
 //     the WAL grows instead of losing frames. Nothing is dropped.
 //   - Server killed: the WAL and the per-namespace state file (StateFile)
-//     survive; at start the replicator compares them, reading files only,
-//     and ships what was not shipped. A stale state file ships some frames
-//     twice, which restore applies idempotently.
+//     survive. The file is rewritten only when a generation starts and at
+//     checkpoints; the key of the generation's last segment says where
+//     shipping stopped (catchUp lists them), and the rest of the WAL is
+//     shipped. A segment uploaded twice restores in extent order.
 //   - Disk lost: commits acknowledged less than the lag before are lost;
 //     all earlier ones are in S3. The server refuses to start on an empty
 //     data dir over an existing backup unless told to, so that an
