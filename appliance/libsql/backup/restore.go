@@ -59,6 +59,10 @@ func Restore(ctx context.Context, api S3API, cfg Config, dir string, at time.Tim
 	sem := make(chan struct{}, restoreWorkers)
 	for _, d := range dirs {
 		name := strings.TrimSuffix(d, "/")
+		if name == "" || strings.HasPrefix(name, ".") || strings.ContainsAny(name, `/\`) {
+			// Not a namespace the server wrote; never a path outside dir.
+			continue
+		}
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
