@@ -168,14 +168,20 @@ func runConformance(t *testing.T, s *server) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "./test/libsqlconformance")
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-v", "./test/libsqlconformance")
 	cmd.Dir = filepath.Join("..", "..")
 	cmd.Env = append(os.Environ(), "DWK_TEST_LIBSQL_URL="+s.url, "DWK_TEST_LIBSQL_ADMIN_URL="+s.adminURL, "DWK_BIN="+procs.Binary(t))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("conformance suite against the restored server: %v\n%s", err, out)
 	}
-	t.Logf("conformance suite against the restored server:\n%s", out)
+	var summary []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "--- ") || strings.HasPrefix(line, "ok") {
+			summary = append(summary, line)
+		}
+	}
+	t.Logf("conformance suite against the restored server:\n%s", strings.Join(summary, "\n"))
 }
 
 // refuseEmptyStart checks that a server with the backup refuses to start
