@@ -42,6 +42,9 @@ func backupFlags(fs *flag.FlagSet, c *backup.Config) func() error {
 			}
 			c.SecretKey = strings.TrimSpace(string(b))
 		}
+		if c.AccessKey != "" && c.SecretKey == "" {
+			return fmt.Errorf("--backup-s3-access-key needs the secret key in $%s or a --backup-s3-secret-key-file", envBackupSecretKey)
+		}
 		return nil
 	}
 }
@@ -78,6 +81,10 @@ func libsqlRestoreMain(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := finish(); err != nil {
 		fmt.Fprintln(stderr, "dwk libsql restore:", err)
+		return 2
+	}
+	if cfg.Bucket == "" {
+		fmt.Fprintln(stderr, "dwk libsql restore: --backup-s3-bucket is required (with the other --backup-s3-* flags the server was started with)")
 		return 2
 	}
 	var when time.Time
