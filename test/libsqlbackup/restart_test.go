@@ -2,7 +2,10 @@ package libsqlbackup
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +41,9 @@ func TestKilledServerResumesItsGeneration(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		if round == 2 {
+			setBlockReason(t, s, ns, "kept by the backup")
+		}
 		s.waitShipped(t, 5*time.Second)
 		st := readState(t, dir, ns)
 		if round > 0 && st.Generation != gen {
@@ -53,5 +59,27 @@ func TestKilledServerResumesItsGeneration(t *testing.T) {
 	r := startUnbacked(t, to)
 	if got := checkPrefix(t, r, ns, int(v)); got != int(v) {
 		t.Errorf("restored %d rows, want %d", got, v)
+	}
+	cfg, err := r.admin.Config(ctx, ns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.BlockReason == nil || *cfg.BlockReason != "kept by the backup" {
+		t.Errorf("restored configuration %s, want the block_reason set before the kill", cfg.Raw)
+	}
+}
+
+// setBlockReason changes namespace ns's configuration through the admin
+// API (block_reason only, so writes go on).
+func setBlockReason(t *testing.T, s *server, ns, reason string) {
+	t.Helper()
+	body := fmt.Sprintf(`{"block_reason": %q}`, reason)
+	resp, err := http.Post(s.adminURL+"/v1/namespaces/"+ns+"/config", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("set config: %s", resp.Status)
 	}
 }

@@ -87,10 +87,12 @@ type Replicator struct {
 // nsRep is the replicator's view of one namespace; mu serialises its
 // shipping with its deletion.
 type nsRep struct {
-	mu          sync.Mutex
-	loaded      bool
-	st          *nsState // nil: no generation yet
-	configDirty bool
+	mu     sync.Mutex
+	loaded bool
+	st     *nsState // nil: no generation yet
+	// configDirty is set without mu, so that a configuration change
+	// never waits for an upload.
+	configDirty atomic.Bool
 	gone        bool
 }
 
@@ -136,16 +138,14 @@ func (r *Replicator) Changed(name string) { r.markDirty(name, r.now()) }
 
 // ConfigChanged records that namespace name's configuration changed.
 func (r *Replicator) ConfigChanged(name string) {
-	rep := r.rep(name)
-	rep.mu.Lock()
-	rep.configDirty = true
-	rep.mu.Unlock()
+	r.rep(name).configDirty.Store(true)
 	r.Changed(name)
 }
 
 // Deleted records that namespace name was deleted; its deletion marker is
 // written with the next shipment. It waits for a shipment of name in
-// progress.
+// progress (bounded by the S3 timeout), so that none runs on the files of
+// a namespace re-created under the same name.
 func (r *Replicator) Deleted(name string) {
 	rep := r.rep(name)
 	rep.mu.Lock()

@@ -73,7 +73,6 @@ func (r *Replicator) sync(ctx context.Context, name string) (more bool, err erro
 			if err := sh.next.save(dir); err != nil {
 				return false, err
 			}
-			rep.configDirty = false
 			r.lastSnapshot.Store(sh.next.GenTime.UnixNano())
 			if rep.st != nil {
 				// The previous generations may now be past retention.
@@ -84,15 +83,15 @@ func (r *Replicator) sync(ctx context.Context, name string) (more bool, err erro
 		}
 		rep.st = sh.next
 	}
-	if rep.configDirty && rep.st != nil {
+	if rep.st != nil && rep.configDirty.Swap(false) {
 		cfg, err := readConfig(dir)
+		if err == nil {
+			err = r.st.put(ctx, name+"/"+rep.st.Generation+"/"+configName, encodeObject(kindConfig, cfg))
+		}
 		if err != nil {
+			rep.configDirty.Store(true)
 			return false, err
 		}
-		if err := r.st.put(ctx, name+"/"+rep.st.Generation+"/"+configName, encodeObject(kindConfig, cfg)); err != nil {
-			return false, err
-		}
-		rep.configDirty = false
 		r.uploaded()
 	}
 	return sh.more, nil
