@@ -43,12 +43,21 @@ func TestPointInTimeRestore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A namespace that exists at at1 and is deleted after it.
+	const gone = "gone-later"
+	if err := s.admin.Create(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
 	s.waitShipped(t, 5*time.Second)
 	before := readState(t, dir, ns)
 	first := fingerprint(t, s, ns)
 	time.Sleep(20 * time.Millisecond)
 	at1 := time.Now()
 	time.Sleep(20 * time.Millisecond)
+
+	if err := s.admin.Delete(ctx, gone); err != nil {
+		t.Fatal(err)
+	}
 
 	// Past the checkpoint threshold: the backup checkpoints, SQLite
 	// restarts the WAL, and a new generation starts on the way.
@@ -91,9 +100,10 @@ func TestPointInTimeRestore(t *testing.T) {
 		name string
 		at   time.Time
 		want []int64
+		gone bool // whether namespace gone exists then
 	}{
-		{"at1", at1, first},
-		{"at2", at2, second},
+		{"at1", at1, first, true},
+		{"at2", at2, second, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			to := filepath.Join(t.TempDir(), "restored")
@@ -104,6 +114,9 @@ func TestPointInTimeRestore(t *testing.T) {
 			got := fingerprint(t, r, ns)
 			if !equal(got, c.want) {
 				t.Errorf("restored as of %s: %v, want %v", c.name, got, c.want)
+			}
+			if ok, err := r.admin.Exists(ctx, gone); err != nil || ok != c.gone {
+				t.Errorf("namespace %s restored as of %s: %v, %v; want %v", gone, c.name, ok, err, c.gone)
 			}
 		})
 	}
