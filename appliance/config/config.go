@@ -23,6 +23,8 @@ type Config struct {
 	Drain Drain `json:"drain,omitempty"`
 	// Lease controls object leases (central mode).
 	Lease Lease `json:"lease,omitempty"`
+	// Objects tunes the object runtime.
+	Objects Objects `json:"objects,omitempty"`
 	// Forward bounds the hops between replicas (central mode).
 	Forward Forward `json:"forward,omitempty"`
 	// Admin guards the admin API.
@@ -280,6 +282,18 @@ type Drain struct {
 	// tasks get four fifths of what is left after the requests, and are
 	// cancelled and logged at that point. Default: "30s".
 	Timeout Duration `json:"timeout,omitempty"`
+}
+
+// Objects tunes the object runtime (package appliance/bindings/objects,
+// whose defaults apply to fields left zero).
+type Objects struct {
+	// IdleTimeout is how long an object with no events and no open
+	// WebSockets stays in memory, and how long a worker.Hibernatable one
+	// with only its WebSockets open stays awake. Default: "60s".
+	IdleTimeout Duration `json:"idle_timeout,omitempty"`
+	// MaxWebSocketMessageBytes caps one incoming WebSocket message; a
+	// bigger one closes the socket with 1009. Default: 33554432 (32 MiB).
+	MaxWebSocketMessageBytes int64 `json:"max_websocket_message_bytes,omitempty"`
 }
 
 // Lease controls object leases.

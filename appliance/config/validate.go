@@ -40,6 +40,12 @@ func (c *Config) Validate(reg Registry) error {
 	if c.Forward.Timeout.D() < 0 {
 		ps.add("forward.timeout", "must be positive")
 	}
+	if c.Objects.IdleTimeout.D() < 0 {
+		ps.add("objects.idle_timeout", "must not be negative")
+	}
+	if c.Objects.MaxWebSocketMessageBytes < 0 {
+		ps.add("objects.max_websocket_message_bytes", "must not be negative")
+	}
 	if c.Lease.TTL.D() < MinLeaseTTL {
 		ps.add("lease.ttl", "must be at least %s", MinLeaseTTL)
 	}

@@ -197,7 +197,10 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerl
 		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Resolve: memberAt(f.view), Placer: placer, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
 		Env:       classEnv(cfg, envs),
 		Logger:    log.With("component", "objects"),
+
+		IdleTimeout: cfg.Objects.IdleTimeout.D(), MaxWebSocketMessage: cfg.Objects.MaxWebSocketMessageBytes,
 	})
+	objectRuntimeMetrics(m, cfg.Fleet.Member, f.objects)
 	return nil
 }
 

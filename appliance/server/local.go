@@ -128,6 +128,7 @@ func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log 
 		return nil, err
 	}
 	st.objects = rt
+	objectRuntimeMetrics(m, "", rt.Runtime)
 	a, err = assemble(cfg, st, envs, m, cron.LocalClaimer{}, log)
 	if err == nil {
 		err = rt.start(ctx)

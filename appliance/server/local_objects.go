@@ -52,6 +52,8 @@ func openLocalObjects(ctx context.Context, cfg *config.Config, dir *datadir.Dir,
 		Alarms: idx,
 		Env:    classEnv(cfg, envs),
 		Logger: log.With("component", "objects"),
+
+		IdleTimeout: cfg.Objects.IdleTimeout.D(), MaxWebSocketMessage: cfg.Objects.MaxWebSocketMessageBytes,
 	})
 	return &localObjects{Runtime: rt, index: idx}, nil
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/process/metrics"
 )
@@ -31,4 +32,22 @@ func objectStoreMetrics(m *metrics.Metrics, member string, store *objcentral.Sto
 	m.CounterFunc("dwk_object_commit_failures_total", "Object commits that failed (fenced, or libSQL unreachable); each left a local copy stale.", labels(), stat(func(s objcentral.Stats) int64 { return s.CommitFailures }))
 	m.GaugeFunc("dwk_object_cache_bytes", "Bytes of local object copies on disk.", labels(), stat(func(s objcentral.Stats) int64 { return s.CacheBytes }))
 	m.GaugeFunc("dwk_object_commit_streams", "Held objects with a commit stream (a WebSocket to their primary database) open.", labels(), stat(func(s objcentral.Stats) int64 { return s.CommitStreams }))
+}
+
+// objectRuntimeMetrics exports the object runtime's gauges and counters:
+// objects loaded and asleep (hibernating), open WebSockets, hibernations
+// and wakes.
+func objectRuntimeMetrics(m *metrics.Metrics, member string, rt *objects.Runtime) {
+	labels := prometheus.Labels{}
+	if member != "" {
+		labels["member"] = member
+	}
+	stat := func(f func(objects.Stats) int64) func() float64 {
+		return func() float64 { return float64(f(rt.Stats())) }
+	}
+	m.GaugeFunc("dwk_objects_loaded", "Objects loaded on this replica (leased, storage open), asleep ones included.", labels, stat(func(s objects.Stats) int64 { return int64(s.Instances) }))
+	m.GaugeFunc("dwk_objects_asleep", "Loaded objects that hibernate: out of memory, their WebSockets open.", labels, stat(func(s objects.Stats) int64 { return int64(s.Asleep) }))
+	m.GaugeFunc("dwk_object_websockets", "WebSockets open to objects on this replica.", labels, stat(func(s objects.Stats) int64 { return int64(s.WebSockets) }))
+	m.CounterFunc("dwk_object_hibernations_total", "Objects that left memory with their WebSockets open.", labels, stat(func(s objects.Stats) int64 { return s.Hibernations }))
+	m.CounterFunc("dwk_object_wakes_total", "Hibernated objects constructed again by an event.", labels, stat(func(s objects.Stats) int64 { return s.Wakes }))
 }

@@ -1,13 +1,13 @@
 package chat
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"path"
@@ -77,12 +77,12 @@ func upload(w http.ResponseWriter, r *http.Request, env *worker.Env, room string
 		worker.WriteError(w, err)
 		return
 	}
-	// Announce it in the room through the object, which broadcasts.
-	body, _ := json.Marshal(m)
+	// Announce it in the room through the object, which broadcasts. The
+	// message is stored already: a failed announcement only delays it to
+	// the room's next history read.
 	ns := env.Object(BindingRooms)
-	req, _ := http.NewRequestWithContext(r.Context(), http.MethodPost, "http://room/chat/rooms/"+room+"/announce", bytes.NewReader(body))
-	if resp, err := ns.Get(ns.IDFromName(room)).Fetch(r.Context(), req); err == nil {
-		resp.Body.Close()
+	if _, err := worker.Call[Message, struct{}](r.Context(), ns.Get(ns.IDFromName(room)), "Announce", m); err != nil {
+		slog.Warn("chat: announce attachment", "room", room, "err", err)
 	}
 	writeJSON(w, m)
 }

@@ -15,7 +15,10 @@ import (
 )
 
 // room is a ChatRoom object: it accepts the room's WebSockets, stores each
-// message and broadcasts it to every socket.
+// message and broadcasts it to every socket. It keeps nothing in memory
+// (each socket carries its room name as a serialized attachment and its
+// user as a tag), so an idle room hibernates: it costs no object memory
+// until a message wakes it.
 type room struct {
 	state *worker.State
 	env   *worker.Env
@@ -41,18 +44,8 @@ func (rm *room) Fetch(w http.ResponseWriter, r *http.Request) {
 			slog.Debug("chat: websocket upgrade failed", "err", err)
 			return
 		}
-		ws.SetAttachment(name)
+		ws.SerializeAttachment(name)
 		rm.broadcast(Message{Type: "join", Room: name, User: user, CreatedAt: time.Now().UnixMilli(), Members: rm.members(nil)})
-	case strings.HasSuffix(r.URL.Path, "/announce") && r.Method == http.MethodPost:
-		// An already stored message (an attachment) to broadcast; only the
-		// worker reaches this route.
-		var m Message
-		if err := json.NewDecoder(io.LimitReader(r.Body, 64<<10)).Decode(&m); err != nil {
-			http.Error(w, "bad announcement", http.StatusBadRequest)
-			return
-		}
-		rm.broadcast(m)
-		w.WriteHeader(http.StatusNoContent)
 	case r.Method == http.MethodPost:
 		var in struct {
 			User       string      `json:"user"`
@@ -89,7 +82,7 @@ func (rm *room) WebSocketMessage(ctx context.Context, ws *worker.WebSocket, _ in
 	if json.Unmarshal(data, &in) != nil {
 		in.Text = string(data)
 	}
-	name, _ := ws.Attachment().(string)
+	name := roomOf(ws)
 	m, err := store(ctx, rm.env, Message{Room: name, User: userOf(ws), Text: in.Text})
 	if err != nil {
 		b, _ := json.Marshal(map[string]string{"type": "error", "error": err.Error()})
@@ -106,7 +99,7 @@ func (rm *room) WebSocketClose(_ context.Context, ws *worker.WebSocket, code int
 		// and nobody left.
 		return
 	}
-	name, _ := ws.Attachment().(string)
+	name := roomOf(ws)
 	rm.broadcast(Message{Type: "leave", Room: name, User: userOf(ws), CreatedAt: time.Now().UnixMilli(), Members: rm.members(ws)})
 }
 
@@ -130,6 +123,26 @@ func (rm *room) broadcast(m Message) {
 	for _, ws := range rm.state.GetWebSockets("") {
 		ws.Send(worker.TextMessage, b)
 	}
+}
+
+// Hibernatable implements worker.Hibernatable: a room holds nothing in
+// memory.
+func (rm *room) Hibernatable() bool { return true }
+
+// Methods implements worker.RPCObject: Announce broadcasts a message the
+// worker already stored (an attachment's).
+func (rm *room) Methods() worker.Methods {
+	return worker.Methods{"Announce": worker.Typed(func(_ context.Context, m Message) (struct{}, error) {
+		rm.broadcast(m)
+		return struct{}{}, nil
+	})}
+}
+
+// roomOf is the room name a socket was accepted for.
+func roomOf(ws *worker.WebSocket) string {
+	var name string
+	ws.DeserializeAttachment(&name)
+	return name
 }
 
 func userOf(ws *worker.WebSocket) string {
