@@ -43,13 +43,17 @@ func (in *instance) AcceptWebSocket(w http.ResponseWriter, r *http.Request, tags
 	}
 	conn.SetReadLimit(rt.cfg.MaxWebSocketMessage)
 	s := &socket{in: in, ws: worker.NewWebSocket(conn, tags), conn: conn, done: make(chan struct{})}
-	if gate, ok := in.db.(OutputGate); ok {
-		s.ws.SetOutputGate(func() error {
-			ctx, cancel := context.WithTimeout(rt.ctx, commitTimeout)
-			defer cancel()
-			return gate.Confirm(ctx)
-		})
-	}
+	// The gate of the storage open when a message is sent: a hibernated
+	// object's storage is closed, and reopened when it wakes.
+	s.ws.SetOutputGate(func() error {
+		g := in.gate.Load()
+		if g == nil {
+			return nil
+		}
+		ctx, cancel := context.WithTimeout(rt.ctx, commitTimeout)
+		defer cancel()
+		return g.Confirm(ctx)
+	})
 	rt.mu.Lock()
 	if in.gone || rt.state == stateClosed {
 		rt.mu.Unlock()

@@ -42,9 +42,26 @@ type instance struct {
 
 	constructing atomic.Bool
 	initFns      []func(context.Context) error // queued by BlockConcurrencyWhile in the constructor
-	// asleep: hibernated, loaded (lease, storage, sockets) with no object
-	// in memory; the next event constructs it again.
+	// asleep: hibernated, loaded (lease and sockets kept) with no object
+	// in memory and its storage closed; the next event opens and
+	// constructs it again.
 	asleep atomic.Bool
+	// gate is the output gate of the open storage (nil when it has none,
+	// or none is open), for WebSocket sends from any goroutine.
+	gate atomic.Pointer[gateRef]
+}
+
+// gateRef holds an OutputGate in an atomic pointer.
+type gateRef struct{ OutputGate }
+
+// setDB makes db the instance's storage (nil: none). Runs in the turn.
+func (in *instance) setDB(db ObjectDB) {
+	in.db = db
+	if g, ok := db.(OutputGate); ok {
+		in.gate.Store(&gateRef{g})
+	} else {
+		in.gate.Store(nil)
+	}
 }
 
 // enter finds or creates the instance of id and counts an event on it.
@@ -223,7 +240,7 @@ func (in *instance) load(ctx context.Context) error {
 		in.stop(ctx, 0, "")
 		return fmt.Errorf("open storage of object %s: %w", in.id, err)
 	}
-	in.db = db
+	in.setDB(db)
 	obj, err := in.newObject(ctx)
 	if err != nil {
 		in.stop(ctx, 0, "")
@@ -252,6 +269,12 @@ func (in *instance) newObject(ctx context.Context) (worker.Object, error) {
 // fails to start again is stopped, its sockets closed with 1011. Runs in
 // the turn.
 func (in *instance) wake(ctx context.Context) error {
+	db, err := in.rt.cfg.Store.Open(ctx, in.id, in.lease)
+	if err != nil {
+		in.stop(ctx, worker.CloseServiceRestart, "object storage unavailable")
+		return fmt.Errorf("wake object %s: open storage: %w", in.id, err)
+	}
+	in.setDB(db)
 	obj, err := in.newObject(ctx)
 	if err != nil {
 		in.stop(ctx, websocket.CloseInternalServerErr, "object failed to start")
@@ -263,13 +286,20 @@ func (in *instance) wake(ctx context.Context) error {
 	return nil
 }
 
-// hibernate drops the object from memory when its class allows it, keeping
-// its lease, storage and sockets. Runs in the turn, with no other event.
+// hibernate drops the object from memory and closes its storage when its
+// class allows it, keeping its lease and sockets. Runs in the turn, with no other event.
 func (in *instance) hibernate() {
 	h, ok := in.obj.(worker.Hibernatable)
 	if !ok || !h.Hibernatable() {
 		return
 	}
+	if err := in.db.Close(); err != nil {
+		// Closing commits nothing (every event's writes are committed by
+		// its end): keep the object awake rather than guess.
+		in.rt.log.Error("close object storage to hibernate", "object", in.id, "err", err)
+		return
+	}
+	in.setDB(nil)
 	in.obj = nil
 	in.asleep.Store(true)
 	in.rt.stats.objectsHibernated.Add(1)
@@ -362,7 +392,7 @@ func (in *instance) teardown(ctx context.Context, code int, reason string) []*so
 		if err := in.db.Close(); err != nil {
 			rt.log.Error("close object storage", "object", in.id, "err", err)
 		}
-		in.db = nil
+		in.setDB(nil)
 	}
 	if in.lease != nil {
 		if err := in.lease.Release(ctx); err != nil {

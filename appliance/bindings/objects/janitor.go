@@ -55,13 +55,7 @@ func (rt *Runtime) sweep() {
 		rt.stats.instancesEvicted.Add(1)
 	}
 	for _, in := range sleepy {
-		if !rt.enterExisting(in) {
-			continue
-		}
-		in.run(ctx, func(context.Context, *instance) error {
-			in.hibernate()
-			return nil
-		})
+		in.hibernateInTurn(ctx)
 	}
 	for _, in := range lost {
 		if !rt.enterExisting(in) {
@@ -82,4 +76,25 @@ func isClosed(ch <-chan struct{}) bool {
 	default:
 		return false
 	}
+}
+
+// hibernateInTurn takes the instance's turn (no event runs, and the last
+// one's writes are committed) and hibernates it. It bypasses run: closing
+// the storage must not happen inside an event's output gate.
+func (in *instance) hibernateInTurn(ctx context.Context) {
+	rt := in.rt
+	if !rt.enterExisting(in) {
+		return
+	}
+	defer rt.leave(in)
+	select {
+	case in.turn <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	defer func() { <-in.turn }()
+	if in.isGone() || !in.loaded || in.obj == nil {
+		return
+	}
+	in.hibernate()
 }

@@ -71,6 +71,7 @@ var benches = []bench{
 	{"alarms", benchAlarmLag},
 	{"namespaces", benchNamespaces},
 	{"backup", benchBackup},
+	{"objectapi", benchObjectAPI},
 }
 
 func main() {

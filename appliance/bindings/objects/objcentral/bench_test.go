@@ -2,6 +2,7 @@ package objcentral_test
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -54,6 +55,53 @@ func BenchmarkObjectRequest(b *testing.B) {
 				b.Fatal("the non-holder ran the object")
 			}
 		})
+	}
+}
+
+// BenchmarkObjectRPC times the counter's read as an RPC call
+// (worker.Call) and as a fetch, on the holder and through a replica that
+// forwards to it.
+func BenchmarkObjectRPC(b *testing.B) {
+	for _, mode := range []string{"central", "central-forwarded"} {
+		for _, kind := range []string{"fetch", "rpc"} {
+			b.Run("mode="+mode+"/kind="+kind, func(b *testing.B) {
+				bk := newBackend(b, libsqlserver.Start(b))
+				members := &memberList{}
+				holder := startReplica(b, bk, members, replicaOptions{name: "holder", ttl: 30 * time.Second})
+				ns := holder.ns
+				if mode == "central-forwarded" {
+					via := startReplica(b, bk, members, replicaOptions{name: "via", ttl: 30 * time.Second})
+					members.set(holder.member())
+					ns = via.ns
+				} else {
+					members.set(holder.member())
+				}
+				stub := ns.Get(ns.IDFromName("bench"))
+				do := func() {
+					if kind == "rpc" {
+						if _, err := worker.Call[struct{}, int64](context.Background(), stub, "Get", struct{}{}); err != nil {
+							b.Fatal(err)
+						}
+						return
+					}
+					req, _ := http.NewRequest(http.MethodGet, "http://object/get", nil)
+					resp, err := stub.Fetch(context.Background(), req)
+					if err != nil {
+						b.Fatal(err)
+					}
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						b.Fatalf("status %d", resp.StatusCode)
+					}
+				}
+				do()
+				b.ResetTimer()
+				for range b.N {
+					do()
+				}
+			})
+		}
 	}
 }
 

@@ -139,3 +139,9 @@ func (c *counter) Alarm(ctx context.Context, info worker.AlarmInfo) error {
 func (c *counter) WebSocketMessage(ctx context.Context, ws *worker.WebSocket, mt int, data []byte) {
 	ws.Send(worker.TextMessage, []byte(c.replica+":"+string(data)))
 }
+
+// Methods offers the counter's get as an RPC method, for the benchmark
+// of calls against fetches.
+func (c *counter) Methods() worker.Methods {
+	return worker.Methods{"Get": worker.Typed(func(ctx context.Context, _ struct{}) (int64, error) { return c.read(ctx) })}
+}
