@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
-	"net/url"
 	"time"
 )
 
@@ -94,15 +93,7 @@ func (c *SecretCA) Member(member string) (PEM, error) {
 		return PEM{}, err
 	}
 	key := ed25519.NewKeyFromSeed(seed)
-	tmpl := &x509.Certificate{
-		SerialNumber: derivedSerial("member", c.fleet, member),
-		Subject:      pkix.Name{CommonName: member, Organization: []string{"dwk fleet " + c.fleet}},
-		NotBefore:    derivedNotBefore,
-		NotAfter:     derivedNotAfter,
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
-		URIs:         []*url.URL{MemberURI(c.fleet, member)},
-	}
+	tmpl := memberTemplate(c.fleet, member, derivedSerial("member", c.fleet, member), derivedNotBefore, derivedNotAfter)
 	der, err := x509.CreateCertificate(nil, tmpl, c.cert, key.Public(), c.key)
 	if err != nil {
 		return PEM{}, fmt.Errorf("internaltls: issue member %q: %w", member, err)

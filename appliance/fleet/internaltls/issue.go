@@ -63,15 +63,7 @@ func IssueMember(ca PEM, fleet, member string, hosts []string, validity time.Dur
 		return PEM{}, err
 	}
 	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber: serial(),
-		Subject:      pkix.Name{CommonName: member, Organization: []string{"dwk fleet " + fleet}},
-		NotBefore:    now.Add(-time.Hour),
-		NotAfter:     now.Add(validity),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
-		URIs:         []*url.URL{MemberURI(fleet, member)},
-	}
+	tmpl := memberTemplate(fleet, member, serial(), now.Add(-time.Hour), now.Add(validity))
 	for _, h := range hosts {
 		if ip := net.ParseIP(h); ip != nil {
 			tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
@@ -84,6 +76,20 @@ func IssueMember(ca PEM, fleet, member string, hosts []string, validity time.Dur
 		return PEM{}, err
 	}
 	return encode(der, key)
+}
+
+// memberTemplate is the certificate of member of fleet: its URI SAN, valid
+// for server and client authentication.
+func memberTemplate(fleet, member string, serial *big.Int, notBefore, notAfter time.Time) *x509.Certificate {
+	return &x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: member, Organization: []string{"dwk fleet " + fleet}},
+		NotBefore:    notBefore,
+		NotAfter:     notAfter,
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth, x509.ExtKeyUsageClientAuth},
+		URIs:         []*url.URL{MemberURI(fleet, member)},
+	}
 }
 
 func serial() *big.Int {
