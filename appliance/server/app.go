@@ -96,7 +96,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 		envs[wc.Name] = env
 		if f, ok := w.(worker.Fetcher); ok {
 			h := instrument(m, wc.Name, fetchHandler(f, env, a.background, wc.Name))
-			svc.add(wc.Name, h)
+			svc.add(wc.Name, rpcHandler(w, env, wc.Name, h))
 			for _, p := range wc.Routes {
 				routes = append(routes, route{prefix: p, name: wc.Name, handler: h})
 			}

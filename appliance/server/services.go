@@ -66,3 +66,20 @@ func (b serviceBinding) Fetch(ctx context.Context, req *http.Request) (*http.Res
 func (b serviceBinding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	b.s.handlers[b.target].ServeHTTP(w, r)
 }
+
+// rpcHandler serves the worker's methods (worker.RPCWorker) to calls made
+// with worker.Call through a service binding, and everything else with h.
+// Only calls in process carry the method (in the request's context).
+func rpcHandler(w any, env *worker.Env, name string, h http.Handler) http.Handler {
+	var ms worker.Methods
+	if rw, ok := w.(worker.RPCWorker); ok {
+		ms = rw.Methods(env)
+	}
+	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if method, ok := worker.RPCMethod(r.Context()); ok {
+			worker.ServeMethods(rw, r, ms, "worker "+name, method)
+			return
+		}
+		h.ServeHTTP(rw, r)
+	})
+}

@@ -33,6 +33,15 @@ type svcCaller struct{}
 
 func (svcCaller) Fetch(w http.ResponseWriter, r *http.Request, env *worker.Env) {
 	svc := env.Service("CALLEE")
+	if strings.HasSuffix(r.URL.Path, "/rpc") {
+		sum, err := worker.Call[[]int, int](r.Context(), svc, r.URL.Query().Get("method"), []int{2, 3, 4})
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		fmt.Fprintf(w, "sum %d", sum)
+		return
+	}
 	if strings.HasSuffix(r.URL.Path, "/pass") {
 		svc.ServeHTTP(w, r)
 		return
@@ -61,6 +70,17 @@ func (c svcCallee) Fetch(w http.ResponseWriter, r *http.Request, env *worker.Env
 	}
 	w.WriteHeader(http.StatusAccepted)
 	fmt.Fprintf(w, "%s at %s", env.Worker(), path)
+}
+
+// Methods makes the callee a worker.RPCWorker: Sum adds its argument.
+func (c svcCallee) Methods(env *worker.Env) worker.Methods {
+	return worker.Methods{"Sum": worker.Typed(func(_ context.Context, xs []int) (int, error) {
+		n := 0
+		for _, x := range xs {
+			n += x
+		}
+		return n, nil
+	})}
 }
 
 type svcCronOnly struct{}
@@ -118,6 +138,35 @@ func TestServiceBinding(t *testing.T) {
 	if err := a.background.Drain(ctx); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestServiceBindingRPC: a worker calls another's method through its
+// service binding; an unknown method comes back as a coded error; and a
+// client's request never reaches the methods, whatever it sends.
+func TestServiceBindingRPC(t *testing.T) {
+	registerSvcWorkers()
+	a, err := assemble(svcConfig("svctest-callee"), noStores{}, map[string]*worker.Env{}, metrics.New("t"), nil, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ method, want string }{
+		{"Sum", "sum 9"},
+		{"Nope", `method Nope: no_such_method: worker svctest-callee has no method "Nope"`},
+	} {
+		rec := httptest.NewRecorder()
+		a.handler.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/caller/rpc?method="+tc.method, nil))
+		if got := strings.TrimSpace(rec.Body.String()); got != tc.want {
+			t.Errorf("call %s: %d %q, want %q", tc.method, rec.Code, got, tc.want)
+		}
+	}
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/callee/x", strings.NewReader("[1]"))
+	req.Header.Set("Dwk-Rpc-Method", "Sum")
+	a.handler.ServeHTTP(rec, req)
+	if rec.Code != http.StatusAccepted || !strings.Contains(rec.Body.String(), "at /callee/x") {
+		t.Errorf("a client request naming a method: %d %q, want the callee's Fetch", rec.Code, rec.Body.String())
+	}
+	<-calleeDone
 }
 
 func TestServiceBindingNeedsFetch(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"net/http"
 )
 
-// RPC: typed method calls on objects, Cloudflare's Durable Object RPC in
-// Go form. A class lists its methods by implementing RPCObject; a caller
+// RPC: typed method calls on objects (Cloudflare's Durable Object RPC in
+// Go form) and on workers through service bindings. A class lists its methods by implementing RPCObject; a caller
 // anywhere in the fleet calls one with Call. A call is an event of the
 // object like a fetch: it waits its turn, goes to the replica holding the
 // object with the same fencing and deadlines, and its writes are durable
@@ -31,6 +31,18 @@ type RPCObject interface {
 	// Methods returns the object's method table. It is read at each call,
 	// so it may be built once when the object is made.
 	Methods() Methods
+}
+
+// RPCWorker is a worker whose methods other workers call through a
+// service binding: Call(ctx, env.Service("NAME"), "Method", req). The
+// host asks for the table once, with the worker's Env.
+type RPCWorker interface {
+	Methods(env *Env) Methods
+}
+
+// Caller is what Call calls: an object's Stub, or a Service.
+type Caller interface {
+	Fetch(ctx context.Context, req *http.Request) (*http.Response, error)
 }
 
 // Typed wraps f as a Method: the argument is JSON-decoded into Req and the
@@ -70,7 +82,7 @@ type RPCError struct {
 }
 
 func (e *RPCError) Error() string {
-	return fmt.Sprintf("object method %s: %s: %s", e.Method, e.Code, e.Message)
+	return fmt.Sprintf("method %s: %s: %s", e.Method, e.Code, e.Message)
 }
 
 // rpcErrorHeader marks a response that carries an RPCError.
@@ -90,15 +102,15 @@ func RPCMethod(ctx context.Context) (string, bool) {
 	return m, ok && m != ""
 }
 
-// Call calls method on the object stub addresses, with req as its
-// argument, and decodes its result into Resp. A method's error comes back
-// as an *RPCError; a failure to reach the object is returned as Fetch
-// returns it.
-func Call[Req, Resp any](ctx context.Context, stub Stub, method string, req Req) (Resp, error) {
+// Call calls method on target (the object a Stub addresses, or the worker
+// behind a Service), with req as its argument, and decodes its result into
+// Resp. A method's error comes back as an *RPCError; a failure to reach the
+// target is returned as its Fetch returns it.
+func Call[Req, Resp any](ctx context.Context, target Caller, method string, req Req) (Resp, error) {
 	var zero Resp
 	arg, err := json.Marshal(req)
 	if err != nil {
-		return zero, fmt.Errorf("object method %s: encode the argument: %w", method, err)
+		return zero, fmt.Errorf("method %s: encode the argument: %w", method, err)
 	}
 	ctx = WithRPCMethod(ctx, method)
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://object/", bytes.NewReader(arg))
@@ -106,35 +118,46 @@ func Call[Req, Resp any](ctx context.Context, stub Stub, method string, req Req)
 		return zero, err
 	}
 	hr.Header.Set("Content-Type", "application/json")
-	resp, err := stub.Fetch(ctx, hr)
+	resp, err := target.Fetch(ctx, hr)
 	if err != nil {
 		return zero, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return zero, fmt.Errorf("object method %s: read the result: %w", method, err)
+		return zero, fmt.Errorf("method %s: read the result: %w", method, err)
 	}
 	if resp.Header.Get(rpcErrorHeader) != "" {
 		e := &RPCError{Method: method}
 		if err := json.Unmarshal(body, e); err != nil {
-			return zero, fmt.Errorf("object method %s: %s, with an error that does not decode: %q", method, resp.Status, body)
+			return zero, fmt.Errorf("method %s: %s, with an error that does not decode: %q", method, resp.Status, body)
 		}
 		return zero, e
 	}
 	if resp.StatusCode != http.StatusOK {
-		return zero, fmt.Errorf("object method %s: %s: %s", method, resp.Status, bytes.TrimSpace(body))
+		return zero, fmt.Errorf("method %s: %s: %s", method, resp.Status, bytes.TrimSpace(body))
 	}
 	if err := json.Unmarshal(body, &zero); err != nil {
-		return zero, fmt.Errorf("object method %s: decode the result: %w", method, err)
+		return zero, fmt.Errorf("method %s: decode the result: %w", method, err)
 	}
 	return zero, nil
 }
 
-// ServeRPC runs method of obj on r's body and writes the result (200,
-// JSON) or the method's error (422 with the error as JSON). Hosts call it
-// in the object's turn for a request marked with WithRPCMethod.
+// ServeRPC runs method of obj (an RPCObject) on r's body; see
+// ServeMethods. Hosts call it in the object's turn for a request marked
+// with WithRPCMethod.
 func ServeRPC(w http.ResponseWriter, r *http.Request, obj Object, method string) {
+	var ms Methods
+	if ro, ok := obj.(RPCObject); ok {
+		ms = ro.Methods()
+	}
+	ServeMethods(w, r, ms, fmt.Sprintf("%T", obj), method)
+}
+
+// ServeMethods runs method of the table ms (of owner, for messages) on
+// r's body and writes the result (200, JSON) or the method's error (422
+// with the error as JSON).
+func ServeMethods(w http.ResponseWriter, r *http.Request, ms Methods, owner, method string) {
 	fail := func(e *RPCError) {
 		b, _ := json.Marshal(e)
 		w.Header().Set("Content-Type", "application/json")
@@ -142,13 +165,9 @@ func ServeRPC(w http.ResponseWriter, r *http.Request, obj Object, method string)
 		w.WriteHeader(http.StatusUnprocessableEntity)
 		w.Write(b)
 	}
-	ro, ok := obj.(RPCObject)
-	var m Method
-	if ok {
-		m = ro.Methods()[method]
-	}
+	m := ms[method]
 	if m == nil {
-		fail(&RPCError{Code: CodeNoMethod, Message: fmt.Sprintf("%T has no method %q", obj, method)})
+		fail(&RPCError{Code: CodeNoMethod, Message: fmt.Sprintf("%s has no method %q", owner, method)})
 		return
 	}
 	arg, err := io.ReadAll(r.Body)
@@ -156,7 +175,7 @@ func ServeRPC(w http.ResponseWriter, r *http.Request, obj Object, method string)
 		fail(&RPCError{Code: CodeBadArgument, Message: "read the argument: " + err.Error()})
 		return
 	}
-	// The method's own calls to other objects are not calls of method.
+	// The method's own calls to others are not calls of method.
 	out, err := m(context.WithValue(r.Context(), rpcKey{}, nil), arg)
 	if err != nil {
 		var e *RPCError
