@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/procs"
 )
 
 // TestDrainHandsLeasesBack drains the holder of several objects with
@@ -62,7 +63,14 @@ func TestDrainHandsLeasesBack(t *testing.T) {
 	// balancers see it draining first; the handoff itself follows.
 	const notice = 700 * time.Millisecond
 	t.Logf("objects served elsewhere %v after SIGTERM: %v after the 700ms drain notice", worst.Round(time.Millisecond), (worst - notice).Round(time.Millisecond))
-	if worst-notice > 500*time.Millisecond+200*time.Millisecond {
-		t.Errorf("handoff took %v after the drain notice, want about 500ms at most", worst-notice)
+	limit := 500*time.Millisecond + 200*time.Millisecond
+	if procs.Race() {
+		// Race-detector binaries on a busy CI machine are several times
+		// slower; the bound still catches a handoff that waits for a
+		// lease to expire (10s here).
+		limit *= 2
+	}
+	if worst-notice > limit {
+		t.Errorf("handoff took %v after the drain notice, want about 500ms at most (%v here)", worst-notice, limit)
 	}
 }

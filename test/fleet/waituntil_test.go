@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestWaitUntilDuringDrain starts two waitUntil tasks on a replica (through
@@ -43,9 +44,18 @@ func TestWaitUntilDuringDrain(t *testing.T) {
 	if drainer == nil {
 		drainer, other = f.Replicas[1], f.Replicas[0]
 	}
+	value := func(name string) int64 {
+		var got struct{ Value int64 }
+		if _, _, err := get(other.Public+"/counter/"+name, &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Value
+	}
 	for i := 0; never == "" && i < 100; i++ {
 		n := fmt.Sprintf("wu%d", i)
 		if later(n, "0s") == drainer.Member {
+			// The 0s task is done before the drain begins.
+			wait.Within(t, 10*time.Second, n+"'s 0s task", func() bool { return value(n) == 1 })
 			if m := later(n, "1h"); m != drainer.Member {
 				t.Fatalf("%s: a task went to %s, the next to %s", n, drainer.Member, m)
 			}
@@ -76,12 +86,8 @@ func TestWaitUntilDuringDrain(t *testing.T) {
 		name string
 		want int64
 	}{{soon, 1}, {never, 1}} {
-		var got struct{ Value int64 }
-		if _, _, err := get(other.Public+"/counter/"+c.name, &got); err != nil {
-			t.Fatal(err)
-		}
-		if got.Value != c.want {
-			t.Errorf("%s = %d after the drain, want %d", c.name, got.Value, c.want)
+		if got := value(c.name); got != c.want {
+			t.Errorf("%s = %d after the drain, want %d", c.name, got, c.want)
 		}
 	}
 	t.Logf("drain with a 2s task and a cancelled 1h one took %v (drain.timeout 6s)", took.Round(time.Millisecond))

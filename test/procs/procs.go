@@ -58,6 +58,11 @@ func Binary(t testing.TB) string {
 	return build.path
 }
 
+// Race reports whether the test binary, and so the dwk it builds, runs
+// with the race detector: several times slower, which timing bounds on
+// multi-process tests allow for.
+func Race() bool { return raceEnabled }
+
 // Proc is a running process started by Start.
 type Proc struct {
 	t      testing.TB
