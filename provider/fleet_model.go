@@ -90,6 +90,11 @@ type bindingsModel struct {
 	Queues  map[string]string `tfsdk:"queues"`
 	Objects map[string]string `tfsdk:"objects"`
 	Vars    map[string]string `tfsdk:"vars"`
+	// Services maps binding name → another worker of the fleet.
+	Services map[string]string `tfsdk:"services"`
+	// SecretFiles maps binding name → the file on each host that holds
+	// the secret's value (which never passes through Terraform).
+	SecretFiles map[string]string `tfsdk:"secret_files"`
 }
 
 // consumerModel is one queue consumer of a worker.
@@ -101,6 +106,7 @@ type consumerModel struct {
 	DeadLetterQueue   types.String `tfsdk:"dead_letter_queue"`
 	RetryDelay        types.String `tfsdk:"retry_delay"`
 	VisibilityTimeout types.String `tfsdk:"visibility_timeout"`
+	MaxConcurrency    types.Int64  `tfsdk:"max_concurrency"`
 }
 
 // affinityModel is one element of affinity_rules.

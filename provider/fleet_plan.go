@@ -123,6 +123,20 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		// The TLS files are written at apply, where the host's dwk validate
 		// checks them.
 		c.Listen.InternalTLS = nil
+		// Secret files are on the hosts: dwk validate reads them there.
+		// (A copy: the workers are the spec's.)
+		ws := append([]config.Worker(nil), c.Workers...)
+		for i := range ws {
+			if len(ws[i].Bindings.Secrets) == 0 {
+				continue
+			}
+			stand := map[string]*config.Secret{}
+			for name := range ws[i].Bindings.Secrets {
+				stand[name] = config.Literal("checked on the host")
+			}
+			ws[i].Bindings.Secrets = stand
+		}
+		c.Workers = ws
 		if c.Storage.LibSQL != nil {
 			lib := *c.Storage.LibSQL
 			lib.CAFile = ""

@@ -173,6 +173,9 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 							"queues":  stringMap("Queue producers."),
 							"objects": stringMap("Durable Object classes."),
 							"vars":    stringMap("Plain variables."),
+							"services": stringMap("Service bindings: another worker of the fleet, called in process (`env.Service(name)`)."),
+							"secret_files": stringMap("Secret bindings (`env.Secret(name)`): binding name → path of a file on each host holding the value " +
+								"(readable by the replica; the value never passes through Terraform). `dwk validate` on the host checks that it can be read."),
 						},
 					},
 					"crons": schema.ListAttribute{MarkdownDescription: "Cron schedules (5 fields, UTC; or 6 with leading seconds).", Optional: true, ElementType: types.StringType},
@@ -185,6 +188,7 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 							"max_batch_timeout":  schema.StringAttribute{MarkdownDescription: "How long to wait to fill a batch. Default: `\"" + defaults.Duration(config.DefaultMaxBatchTimeout) + "\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
 							"max_retries":        schema.Int64Attribute{MarkdownDescription: "Retries before the dead-letter queue, 0-100. Default: `" + strconv.Itoa(config.DefaultMaxRetries) + "`.", Optional: true, Validators: []validator.Int64{int64validator.Between(0, 100)}},
 							"dead_letter_queue":  schema.StringAttribute{MarkdownDescription: "Queue for messages out of retries. Default: none.", Optional: true},
+							"max_concurrency":    schema.Int64Attribute{MarkdownDescription: "Batches of this queue one replica runs at once, 1-250. Default: 1.", Optional: true, Validators: []validator.Int64{int64validator.Between(1, 250)}},
 							"retry_delay":        schema.StringAttribute{MarkdownDescription: "Delay of a retry that names none. Default: `\"0s\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
 							"visibility_timeout": schema.StringAttribute{MarkdownDescription: "How long a claimed batch stays hidden. Default: `\"" + defaults.Duration(config.DefaultVisibility) + "\"`.", Optional: true, Validators: []validator.String{validators.Duration(0)}},
 						}},

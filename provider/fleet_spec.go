@@ -399,11 +399,17 @@ func secretOrNil(s string) *config.Secret {
 func (w workerModel) config() config.Worker {
 	cw := config.Worker{Name: w.Name.ValueString(), Routes: w.Routes, Crons: w.Crons}
 	if b := w.Bindings; b != nil {
-		cw.Bindings = config.Bindings{D1: b.D1, R2: b.R2, KV: b.KV, Queues: b.Queues, Objects: b.Objects, Vars: b.Vars}
+		cw.Bindings = config.Bindings{D1: b.D1, R2: b.R2, KV: b.KV, Queues: b.Queues, Objects: b.Objects, Vars: b.Vars, Services: b.Services}
+		for name, file := range b.SecretFiles {
+			if cw.Bindings.Secrets == nil {
+				cw.Bindings.Secrets = map[string]*config.Secret{}
+			}
+			cw.Bindings.Secrets[name] = &config.Secret{File: file}
+		}
 	}
 	for _, c := range w.Consumers {
 		cc := config.Consumer{
-			Queue: c.Queue.ValueString(), MaxBatchSize: int(intOr(c.MaxBatchSize, 0)),
+			Queue: c.Queue.ValueString(), MaxBatchSize: int(intOr(c.MaxBatchSize, 0)), MaxConcurrency: int(intOr(c.MaxConcurrency, 0)),
 			DeadLetterQueue: c.DeadLetterQueue.ValueString(),
 		}
 		if !c.MaxRetries.IsNull() {

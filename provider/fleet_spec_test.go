@@ -177,3 +177,25 @@ func TestRenderInternalTLS(t *testing.T) {
 		t.Errorf("plaintext fleet rendered internal_tls %+v", c.Listen.InternalTLS)
 	}
 }
+
+// TestWorkerConfig: service bindings, secret files and a consumer's
+// max_concurrency reach dwk.json; a secret is a file reference, never a
+// value.
+func TestWorkerConfig(t *testing.T) {
+	w := workerModel{
+		Name: types.StringValue("api"),
+		Bindings: &bindingsModel{
+			Services:    map[string]string{"AUTH": "auth"},
+			SecretFiles: map[string]string{"STRIPE": "/etc/dwk/stripe"},
+		},
+		Consumers: []consumerModel{{Queue: types.StringValue("jobs"), MaxConcurrency: types.Int64Value(4)}},
+	}
+	c := w.config()
+	if c.Bindings.Services["AUTH"] != "auth" || c.Consumers[0].MaxConcurrency != 4 {
+		t.Errorf("config = %+v", c)
+	}
+	s := c.Bindings.Secrets["STRIPE"]
+	if s == nil || s.File != "/etc/dwk/stripe" || s.Value != "" || s.Env != "" {
+		t.Errorf("secret STRIPE = %+v, want a reference to /etc/dwk/stripe", s)
+	}
+}

@@ -149,12 +149,14 @@ variable "workers" {
     name   = string
     routes = optional(list(string))
     bindings = optional(object({
-      d1      = optional(map(string))
-      r2      = optional(map(string))
-      kv      = optional(map(string))
-      queues  = optional(map(string))
-      objects = optional(map(string))
-      vars    = optional(map(string))
+      d1           = optional(map(string))
+      r2           = optional(map(string))
+      kv           = optional(map(string))
+      queues       = optional(map(string))
+      objects      = optional(map(string))
+      vars         = optional(map(string))
+      services     = optional(map(string))
+      secret_files = optional(map(string))
     }))
     crons = optional(list(string))
     consumers = optional(list(object({
@@ -165,6 +167,7 @@ variable "workers" {
       dead_letter_queue  = optional(string)
       retry_delay        = optional(string)
       visibility_timeout = optional(string)
+      max_concurrency    = optional(number)
     })))
   }))
   default = null
