@@ -167,12 +167,12 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 						MarkdownDescription: "What the worker's `Env` holds: binding name → store name.",
 						Optional:            true,
 						Attributes: map[string]schema.Attribute{
-							"d1":      stringMap("D1 databases."),
-							"r2":      stringMap("R2 buckets."),
-							"kv":      stringMap("KV namespaces."),
-							"queues":  stringMap("Queue producers."),
-							"objects": stringMap("Durable Object classes."),
-							"vars":    stringMap("Plain variables."),
+							"d1":       stringMap("D1 databases."),
+							"r2":       stringMap("R2 buckets."),
+							"kv":       stringMap("KV namespaces."),
+							"queues":   stringMap("Queue producers."),
+							"objects":  stringMap("Durable Object classes."),
+							"vars":     stringMap("Plain variables."),
 							"services": stringMap("Service bindings: another worker of the fleet, called in process (`env.Service(name)`)."),
 							"secret_files": stringMap("Secret bindings (`env.Secret(name)`): binding name → path of a file on each host holding the value " +
 								"(readable by the replica; the value never passes through Terraform). `dwk validate` on the host checks that it can be read."),
