@@ -2,10 +2,13 @@ package objcentral_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestCopiesSurviveOnlyACleanShutdown closes a store cleanly and checks
@@ -63,6 +66,13 @@ func TestCopiesSurviveOnlyACleanShutdown(t *testing.T) {
 		t.Errorf("after another holder wrote: %+v, want one incremental open", st)
 	}
 	// A crash: the store is never closed, so nothing vouches for its copies.
+	// Its last copy closes in the background; a crashed process writes
+	// nothing after the crash, so that close must be done before the next
+	// store reads the directory.
+	wait.Within(t, 10*time.Second, "the second store's copy to close", func() bool {
+		metas, _ := filepath.Glob(filepath.Join(dir, "*.meta"))
+		return len(metas) > 0
+	})
 	third := storeAt(dir)
 	if got := use(third, "SELECT 1"); got != "[[2]]" {
 		t.Fatalf("after a crash: count = %s", got)
