@@ -13,7 +13,7 @@ import (
 const (
 	walHeaderSize   = 32
 	frameHeaderSize = 24
-	walMagic        = 0x377f0682 // low bit set: big-endian checksums
+	walMagic        = 0x377f0682 // with the low bit set (0x377f0683), the checksums are big-endian
 )
 
 // walHeader is the part of a WAL file header the backup uses.
