@@ -9,6 +9,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/procs"
 )
 
 // failoverBound is how soon, at default settings, an object whose holder
@@ -46,8 +47,16 @@ func TestFrozenOrDeadHolderFailsOver(t *testing.T) {
 			if res.longest() > config.DefaultForwardTimeout+time.Second {
 				t.Errorf("a request took %v; the forward deadline is %v", res.longest(), config.DefaultForwardTimeout)
 			}
-			if served < 0 || served > failoverBound {
-				t.Errorf("served elsewhere %v after %s; want within %v", served, fault, failoverBound)
+			bound := failoverBound
+			if procs.Race() {
+				// Race-detector binaries on a busy 2-core CI machine run
+				// several times slower; a failover that waits for more
+				// than the lease TTL still shows (the bench measures the
+				// plain binary against failoverBound).
+				bound += time.Second
+			}
+			if served < 0 || served > bound {
+				t.Errorf("served elsewhere %v after %s; want within %v", served, fault, bound)
 			}
 			var got struct{ Value int64 }
 			if _, _, err := get(via.Public+"/counter/"+name, &got); err != nil {
