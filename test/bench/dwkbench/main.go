@@ -83,7 +83,7 @@ func main() {
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "load duration per side")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "concurrent clients")
 	flag.StringVar(&o.benchtime, "benchtime", "1s", "go test -benchtime for Go benchmarks")
-	flag.IntVar(&o.namespaces, "namespaces", 10_000, "namespaces the namespaces section creates")
+	flag.IntVar(&o.namespaces, "namespaces", 100_000, "namespaces the namespaces section creates")
 	flag.Parse()
 
 	r := &Report{}

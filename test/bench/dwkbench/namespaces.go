@@ -88,6 +88,7 @@ func benchNamespaces(ctx context.Context, o options) (Section, error) {
 	end := peak.now()
 	max := peak.stop()
 	coldP50, warmP50 := percentile(cold, 50), percentile(warm, 50)
+	coldP99, warmP99 := percentile(cold, 99), percentile(warm, 99)
 	return Section{
 		Title:   "dwk libsql with many namespaces: open files, memory and the reopen cost",
 		Command: "go run ./test/bench/dwkbench -only namespaces",
@@ -105,13 +106,19 @@ func benchNamespaces(ctx context.Context, o options) (Section, error) {
 			{"resident memory after creating", mib(afterCreate.rss)},
 			{"resident memory, peak", mib(max.rss)},
 			{"read p50, random namespace (reopen)", fmtNs(float64(coldP50))},
+			{"read p99, random namespace (reopen)", fmtNs(float64(coldP99))},
 			{"read p50, namespace with an idle connection", fmtNs(float64(warmP50))},
+			{"read p99, namespace with an idle connection", fmtNs(float64(warmP99))},
 			{"reopen cost (difference of the p50s)", fmtNs(float64(coldP50 - warmP50))},
 		},
 		Figures: map[string]benchdocs.Figure{
 			"fds_peak": benchdocs.Count(float64(max.fds), "files"),
 			"rss_peak": benchdocs.Bytes(float64(max.rss)),
 			"reopen":   benchdocs.Duration(coldP50 - warmP50),
+			"cold_p50": benchdocs.Duration(coldP50),
+			"cold_p99": benchdocs.Duration(coldP99),
+			"warm_p50": benchdocs.Duration(warmP50),
+			"warm_p99": benchdocs.Duration(warmP99),
 			"count":    benchdocs.Count(float64(n), "namespaces"),
 		},
 	}, nil

@@ -66,6 +66,13 @@ func BenchmarkHibernatedRooms(b *testing.B) {
 		return float64(m.HeapInuse)
 	}
 	before := heap()
+	// The baseline: as many sockets with no object behind them, upgraded
+	// and read the way the runtime does (one read loop each), so that what
+	// a hibernated room costs beyond its socket shows.
+	bare := bareSockets(b, rooms)
+	socket := (heap() - before) / rooms
+	bare.close()
+	before = heap()
 	conns := make([]*websocket.Conn, 0, rooms)
 	defer func() {
 		for _, c := range conns {
@@ -101,7 +108,55 @@ func BenchmarkHibernatedRooms(b *testing.B) {
 	b.ReportMetric(awake, "awake-B/room")
 	b.ReportMetric(asleep, "asleep-B/room")
 	b.ReportMetric(awake-asleep, "freed-B/room")
+	b.ReportMetric(socket, "socket-B/room")
+	b.ReportMetric(asleep-socket, "object-B/room")
 	b.ReportMetric(float64(rt.Stats().Hibernations), "hibernations")
+}
+
+// bareSet is a set of open sockets with no object behind them.
+type bareSet struct {
+	srv   *http.Server
+	ln    *pipeListener
+	conns []*websocket.Conn
+}
+
+// bareSockets opens n WebSockets over in-memory pipes to a handler that
+// upgrades them with the runtime's settings and reads each in a loop.
+func bareSockets(b *testing.B, n int) *bareSet {
+	up := websocket.Upgrader{CheckOrigin: func(*http.Request) bool { return true }}
+	s := &bareSet{ln: newPipeListener()}
+	s.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := up.Upgrade(w, r, nil)
+		if err != nil {
+			return
+		}
+		c.SetReadLimit(objects.DefaultMaxWebSocketMessage)
+		go func() {
+			defer c.Close()
+			for {
+				if _, _, err := c.ReadMessage(); err != nil {
+					return
+				}
+			}
+		}()
+	})}
+	go s.srv.Serve(s.ln)
+	d := websocket.Dialer{NetDial: func(string, string) (net.Conn, error) { return s.ln.dial() }, HandshakeTimeout: time.Minute}
+	for i := range n {
+		c, _, err := d.Dial(fmt.Sprintf("ws://bare/%d", i), nil)
+		if err != nil {
+			b.Fatalf("bare socket %d: %v", i, err)
+		}
+		s.conns = append(s.conns, c)
+	}
+	return s
+}
+
+func (s *bareSet) close() {
+	for _, c := range s.conns {
+		c.Close()
+	}
+	s.srv.Close()
 }
 
 // pipeListener hands out the server ends of in-memory connections.
