@@ -20,6 +20,12 @@ type D1Backend interface {
 	// failing statement's position in sql; the result still counts the
 	// statements that succeeded.
 	Exec(ctx context.Context, sql string) (D1ExecResult, error)
+	// BatchAfter is Batch for a query of a session (D1Session): if the
+	// database has not reached after (the zero position: any), it runs
+	// nothing and fails with a *D1Error wrapping ErrD1BookmarkAhead or
+	// ErrD1BookmarkOtherDatabase; otherwise every result's Meta.Bookmark
+	// is a position at or after the batch's.
+	BatchAfter(ctx context.Context, after D1Position, stmts []D1Query) ([]D1Result, error)
 }
 
 // D1Query is one SQL statement with its positional arguments. Arguments are
@@ -54,6 +60,10 @@ type D1Meta struct {
 	// batch's transaction after its last statement: every result of one
 	// Batch carries the same figure. Cloudflare's meta.size_after.
 	SizeAfter int64
+	// Bookmark is the database's commit position after the batch (see
+	// D1Session), the same on every result of one batch: set for every
+	// batch that may write, and for every batch of a session.
+	Bookmark string
 }
 
 // SQLDatabaseSize is the query a SQLite or libSQL backend runs to learn a
@@ -94,6 +104,15 @@ func (db *D1) Prepare(sql string) D1Statement { return D1Statement{db: db, q: D1
 
 // Batch runs stmts as one transaction: all take effect or none does.
 func (db *D1) Batch(ctx context.Context, stmts ...D1Statement) ([]D1Result, error) {
+	qs, err := queries(stmts)
+	if err != nil {
+		return nil, err
+	}
+	return db.backend.Batch(ctx, qs)
+}
+
+// queries returns the queries of stmts, or the first one's Bind error.
+func queries(stmts []D1Statement) ([]D1Query, error) {
 	qs := make([]D1Query, len(stmts))
 	for i, s := range stmts {
 		if s.err != nil {
@@ -101,7 +120,7 @@ func (db *D1) Batch(ctx context.Context, stmts ...D1Statement) ([]D1Result, erro
 		}
 		qs[i] = s.q
 	}
-	return db.backend.Batch(ctx, qs)
+	return qs, nil
 }
 
 // Exec runs raw SQL (one or more statements, no parameters).
@@ -111,9 +130,10 @@ func (db *D1) Exec(ctx context.Context, sql string) (D1ExecResult, error) {
 
 // D1Statement is a prepared statement. It is a value: Bind returns a copy.
 type D1Statement struct {
-	db  *D1
-	q   D1Query
-	err error
+	db   *D1
+	sess *D1Session // nil: not in a session
+	q    D1Query
+	err  error
 }
 
 // ErrD1BindType is returned for an argument Bind cannot store.
@@ -124,7 +144,7 @@ var ErrD1BindType = errors.New("d1: unsupported argument type")
 // int64, float32, float64, string, []byte and time.Time (stored as RFC 3339
 // text in UTC).
 func (s D1Statement) Bind(args ...any) D1Statement {
-	out := D1Statement{db: s.db, q: D1Query{SQL: s.q.SQL, Args: make([]any, len(args))}}
+	out := D1Statement{db: s.db, sess: s.sess, q: D1Query{SQL: s.q.SQL, Args: make([]any, len(args))}}
 	for i, a := range args {
 		v, err := NormalizeD1Value(a)
 		if err != nil {
@@ -144,7 +164,13 @@ func (s D1Statement) All(ctx context.Context) (D1Result, error) {
 	if s.err != nil {
 		return D1Result{}, &D1Error{SQL: s.q.SQL, Err: s.err}
 	}
-	rs, err := s.db.backend.Batch(ctx, []D1Query{s.q})
+	var rs []D1Result
+	var err error
+	if s.sess != nil {
+		rs, err = s.sess.run(ctx, []D1Query{s.q})
+	} else {
+		rs, err = s.db.backend.Batch(ctx, []D1Query{s.q})
+	}
 	if err != nil {
 		return D1Result{}, err
 	}
@@ -270,3 +296,6 @@ type unboundD1 struct{ err error }
 
 func (u unboundD1) Batch(context.Context, []D1Query) ([]D1Result, error) { return nil, u.err }
 func (u unboundD1) Exec(context.Context, string) (D1ExecResult, error)   { return D1ExecResult{}, u.err }
+func (u unboundD1) BatchAfter(context.Context, D1Position, []D1Query) ([]D1Result, error) {
+	return nil, u.err
+}

@@ -35,16 +35,21 @@ type batchPlan struct {
 	steps    []hrana.BatchStep
 	readOnly bool
 	pragma   int // step of the pragma, -1 if none
+	schema   int // step creating the bookmark table, -1 if none
 	begin    int // step of BEGIN, -1 if none
+	check    int // step checking the session's bookmark, -1 if none
 	first    int // step of stmts[0]
 	size     int // step of the database size query, after the last statement
+	mark     int // step advancing (a write) or reading the position, -1 if none
 	commit   int // step of COMMIT, -1 if none
 }
 
 // planBatch checks stmts and builds their plan. A statement that fails the
-// checks fails the batch before anything is sent, with its index.
-func planBatch(stmts []worker.D1Query) (*batchPlan, error) {
-	p := &batchPlan{stmts: stmts, readOnly: true, pragma: -1, begin: -1, commit: -1}
+// checks fails the batch before anything is sent, with its index. after
+// is the session's position (nil outside a session); schema asks for the
+// bookmark table to be created first if the plan uses it.
+func planBatch(stmts []worker.D1Query, after *worker.D1Position, schema bool) (*batchPlan, error) {
+	p := &batchPlan{stmts: stmts, readOnly: true, pragma: -1, schema: -1, begin: -1, check: -1, mark: -1, commit: -1}
 	hs := make([]hrana.Stmt, len(stmts))
 	for i, q := range stmts {
 		st, err := statement(q)
@@ -58,6 +63,10 @@ func planBatch(stmts []worker.D1Query) (*batchPlan, error) {
 	if !p.readOnly {
 		p.pragma = p.add(pragmaForeignKeys)
 	}
+	marked := !p.readOnly || after != nil
+	if marked && schema {
+		p.schema = p.add(d1.BookmarkSchema)
+	}
 	if len(stmts) > 1 {
 		begin := beginWrite
 		if p.readOnly {
@@ -65,12 +74,30 @@ func planBatch(stmts []worker.D1Query) (*batchPlan, error) {
 		}
 		p.begin = p.add(begin)
 	}
+	if after != nil {
+		st, err := statement(worker.D1Query{SQL: d1.BookmarkCheck, Args: d1.BookmarkCheckArgs(*after)})
+		if err != nil {
+			return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: fmt.Errorf("d1 batch: bookmark check: %w", err)}
+		}
+		p.check = len(p.steps)
+		p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: st})
+	}
 	p.first = len(p.steps)
 	for _, st := range hs {
 		p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: st})
 	}
 	p.size = len(p.steps)
 	p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: hrana.NewStmt(worker.SQLDatabaseSize)})
+	if marked {
+		// A lone statement has committed already: its position is
+		// advanced in a commit of its own, after it.
+		sql := d1.BookmarkRead
+		if !p.readOnly {
+			sql = d1.BookmarkAdvance
+		}
+		p.mark = len(p.steps)
+		p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: hrana.NewStmt(sql)})
+	}
 	if p.begin >= 0 {
 		p.commit = p.add(commit)
 		c := p.commit
@@ -113,8 +140,14 @@ func (p *batchPlan) results(b *hrana.BatchResult, elapsed time.Duration) ([]work
 	if _, e := stepOutcome(b, p.pragma); e != nil {
 		return nil, &worker.D1Error{Index: 0, SQL: p.stmts[0].SQL, Err: fmt.Errorf("d1 batch: enable foreign keys: %w", e)}
 	}
+	if _, e := stepOutcome(b, p.schema); e != nil {
+		return nil, &worker.D1Error{Index: 0, SQL: p.stmts[0].SQL, Err: fmt.Errorf("d1 batch: create %s: %w", worker.D1BookmarkTable, e)}
+	}
 	if _, e := stepOutcome(b, p.begin); e != nil {
 		return nil, &worker.D1Error{Index: 0, SQL: p.stmts[0].SQL, Err: fmt.Errorf("d1 batch: begin: %w", e)}
+	}
+	if _, e := stepOutcome(b, p.check); e != nil {
+		return nil, &worker.D1Error{Index: 0, SQL: p.stmts[0].SQL, Err: fmt.Errorf("%w: %w", errBookmarkCheck, e)}
 	}
 	share := elapsed / time.Duration(len(p.stmts))
 	out := make([]worker.D1Result, len(p.stmts))
@@ -139,6 +172,30 @@ func (p *batchPlan) results(b *hrana.BatchResult, elapsed time.Duration) ([]work
 	sizeAfter, _ := size.Rows[0][0].Go().(int64)
 	for i := range out {
 		out[i].Meta.SizeAfter = sizeAfter
+	}
+	if p.mark >= 0 {
+		r, e := stepOutcome(b, p.mark)
+		var pos worker.D1Position
+		err := error(errIncomplete)
+		switch {
+		case e != nil:
+			err = e
+		case r != nil && len(r.Rows) == 1:
+			row := make([]any, len(r.Rows[0]))
+			for j, v := range r.Rows[0] {
+				row[j] = v.Go()
+			}
+			pos, err = d1.Position(row)
+		}
+		if err != nil {
+			if !p.readOnly && p.begin < 0 {
+				err = fmt.Errorf("the statement took effect, but advancing the bookmark failed: %w", err)
+			}
+			return nil, &worker.D1Error{Index: last, SQL: p.stmts[last].SQL, Err: fmt.Errorf("d1 batch: bookmark: %w", err)}
+		}
+		for i := range out {
+			out[i].Meta.Bookmark = pos.Bookmark()
+		}
 	}
 	if p.commit >= 0 {
 		if r, e := stepOutcome(b, p.commit); r == nil {
@@ -165,6 +222,46 @@ func (p *batchPlan) results(b *hrana.BatchResult, elapsed time.Duration) ([]work
 // server, is retried; a batch that may write and may have reached the
 // server is not, and its error matches ErrOutcomeUnknown.
 func (db *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Result, error) {
+	return db.batch(ctx, stmts, nil)
+}
+
+// BatchAfter implements worker.D1Backend: Batch, with a step before the
+// statements, in the same request, that fails unless the database has
+// reached after, and one after them that reads (or, for a write,
+// advances) the position. When the check fails, a second request reads
+// the position to say why.
+func (db *DB) BatchAfter(ctx context.Context, after worker.D1Position, stmts []worker.D1Query) ([]worker.D1Result, error) {
+	rs, err := db.batch(ctx, stmts, &after)
+	if !errors.Is(err, errBookmarkCheck) {
+		return rs, err
+	}
+	pos, perr := db.position(ctx)
+	switch {
+	case perr != nil:
+		err = perr
+	case pos.Reached(after) != nil:
+		err = pos.Reached(after)
+	default:
+		// Reached meanwhile: the session tries again.
+		err = fmt.Errorf("%w: reached while the batch was checked; try again", worker.ErrD1BookmarkAhead)
+	}
+	return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
+}
+
+// position reads the database's commit position in a request of its own.
+func (db *DB) position(ctx context.Context) (worker.D1Position, error) {
+	rs, err := db.batch(ctx, []worker.D1Query{{SQL: d1.BookmarkRead}}, nil)
+	if err != nil {
+		return worker.D1Position{}, err
+	}
+	if len(rs[0].Rows) != 1 {
+		return worker.D1Position{}, fmt.Errorf("d1 bookmark: %s returned %d rows", worker.D1BookmarkTable, len(rs[0].Rows))
+	}
+	return d1.Position(rs[0].Rows[0])
+}
+
+// batch runs Batch; after is nil outside a session.
+func (db *DB) batch(ctx context.Context, stmts []worker.D1Query, after *worker.D1Position) ([]worker.D1Result, error) {
 	if len(stmts) == 0 {
 		return []worker.D1Result{}, nil
 	}
@@ -172,7 +269,7 @@ func (db *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Res
 		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
 	}
 	defer db.calls.Done()
-	p, err := planBatch(stmts)
+	p, err := planBatch(stmts, after, !db.bookmarkReady.Load())
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +291,11 @@ func (db *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Res
 		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
 	case err != nil:
 		return nil, &worker.D1Error{Index: last, SQL: stmts[last].SQL, Err: err}
+	}
+	if p.schema >= 0 {
+		if r, _ := stepOutcome(&res, p.schema); r != nil {
+			db.bookmarkReady.Store(true)
+		}
 	}
 	return p.results(&res, time.Since(start))
 }

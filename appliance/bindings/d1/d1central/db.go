@@ -22,6 +22,9 @@ type DB struct {
 
 	nsMu    sync.Mutex // serialises Config.CreateNamespace
 	nsReady atomic.Bool
+	// bookmarkReady: the bookmark table is known to exist, so batches no
+	// longer carry the step that creates it.
+	bookmarkReady atomic.Bool
 
 	mu     sync.RWMutex // guards closed against calls entering
 	closed bool

@@ -50,3 +50,8 @@ func (e *StoreError) Unwrap() error { return e.Err }
 // errIncomplete is the cause when the server's answer lacks a result
 // that its request implies.
 var errIncomplete = errors.New("the server's answer is incomplete")
+
+// errBookmarkCheck is the cause when a session's batch found the database
+// behind its bookmark (or of another epoch) and ran nothing; BatchAfter
+// then says which.
+var errBookmarkCheck = errors.New("d1: the database has not reached the session's bookmark")

@@ -28,7 +28,8 @@ const streamCloseTimeout = 5 * time.Second
 // goes away in the middle, which one Hrana batch could not tell. A
 // request is retried only if it never left the process. The first request
 // also enables foreign keys; the last one also asks whether a transaction
-// is left open, and closes the stream.
+// is left open, and closes the stream. When any statement ran, one more
+// request advances the database's commit position (worker.D1Position).
 func (db *DB) Exec(ctx context.Context, sql string) (worker.D1ExecResult, error) {
 	start := time.Now()
 	if err := db.enter(); err != nil {
@@ -39,7 +40,35 @@ func (db *DB) Exec(ctx context.Context, sql string) (worker.D1ExecResult, error)
 		return worker.D1ExecResult{}, &worker.D1Error{Index: 0, SQL: sql, Err: err}
 	}
 	n, err := db.script(ctx, d1.Split(sql))
+	if n > 0 {
+		// The statements that ran committed one by one; the position
+		// counts them as one commit, after the last.
+		if berr := db.advance(context.WithoutCancel(ctx)); berr != nil && err == nil {
+			err = &worker.D1Error{Index: n - 1, SQL: sql, Err: fmt.Errorf("d1 exec: the statements took effect, but advancing the bookmark failed: %w", berr)}
+		}
+	}
 	return worker.D1ExecResult{Count: n, Duration: time.Since(start)}, err
+}
+
+// advance counts one commit in the database's position, in a request of
+// its own.
+func (db *DB) advance(ctx context.Context) error {
+	steps := []hrana.BatchStep{{Stmt: noRows(d1.BookmarkSchema)}, {Condition: hrana.CondOK(0), Stmt: noRows(d1.BookmarkAdvance)}}
+	var res hrana.BatchResult
+	err := db.send(ctx, "advance bookmark", false, func(ctx context.Context) (err error) {
+		res, err = db.client.Batch(ctx, steps)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if r, e := stepOutcome(&res, 1); r == nil {
+		if e != nil {
+			return e
+		}
+		return errIncomplete
+	}
+	return nil
 }
 
 // script runs stmts on one stream and returns how many succeeded.

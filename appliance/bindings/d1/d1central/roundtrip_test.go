@@ -48,11 +48,11 @@ func TestRoundTrips(t *testing.T) {
 		{"Exec of 3 statements", func() error {
 			_, err := d.Exec(ctx, "INSERT INTO t (v) VALUES ('a'); INSERT INTO t (v) VALUES ('b'); SELECT 1;")
 			return err
-		}, false, 3},
+		}, false, 4}, // three statements and advancing the bookmark
 		{"Exec stopping at its second statement", func() error {
 			_, err := d.Exec(ctx, "INSERT INTO t (v) VALUES ('a'); INSERT INTO nope VALUES (1); SELECT 1")
 			return err
-		}, true, 3}, // two statements and the close of the stream
+		}, true, 4}, // two statements, the close of the stream and advancing the bookmark
 		{"empty Exec", func() error { _, err := d.Exec(ctx, "-- nothing"); return err }, false, 0},
 	}
 	for _, tt := range tests {

@@ -13,13 +13,25 @@ import (
 
 // batch runs stmts as one transaction (a lone statement runs in SQLite's
 // implicit one). write says the connection is the writer: it then takes the
-// write lock up front and tracks changes.
-func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool) ([]worker.D1Result, error) {
+// write lock up front, tracks changes and advances the commit position.
+// after, when not nil, is the position the database must have reached
+// first (a session's query), and asks for the position after the batch
+// even when it only reads.
+func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool, after *worker.D1Position) ([]worker.D1Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: err}
 	}
 	c.rollback()
 	defer c.interruptOn(ctx)()
+	if after != nil {
+		pos, err := c.position(ctx, d1.BookmarkRead)
+		if err == nil {
+			err = pos.Reached(*after)
+		}
+		if err != nil {
+			return nil, stmtError(ctx, 0, stmts[0].SQL, err)
+		}
+	}
 	tx := len(stmts) > 1
 	if tx {
 		begin := "BEGIN"
@@ -49,6 +61,26 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool) ([
 	sizeAfter, _ := size.Rows[0][0].(int64)
 	for i := range out {
 		out[i].Meta.SizeAfter = sizeAfter
+	}
+	if write || after != nil {
+		// A lone statement has committed already: its position is
+		// advanced in a commit of its own, after it.
+		sql := d1.BookmarkRead
+		if write {
+			sql = d1.BookmarkAdvance
+		}
+		pos, err := c.position(ctx, sql)
+		if err != nil {
+			c.rollback()
+			last := len(stmts) - 1
+			if write && !tx {
+				err = fmt.Errorf("the statement took effect, but advancing the bookmark failed: %w", err)
+			}
+			return nil, stmtError(ctx, last, stmts[last].SQL, fmt.Errorf("d1 batch: bookmark: %w", err))
+		}
+		for i := range out {
+			out[i].Meta.Bookmark = pos.Bookmark()
+		}
 	}
 	if tx {
 		if err := c.internal("COMMIT"); err != nil {
@@ -93,6 +125,19 @@ func (c *conn) run(ctx context.Context, q worker.D1Query, write bool) (worker.D1
 	}
 	res.Meta.Duration = time.Since(start)
 	return res, nil
+}
+
+// position runs sql (d1.BookmarkRead or d1.BookmarkAdvance) and returns
+// the position it yields.
+func (c *conn) position(ctx context.Context, sql string) (worker.D1Position, error) {
+	r, err := c.run(ctx, worker.D1Query{SQL: sql}, false)
+	if err != nil {
+		return worker.D1Position{}, err
+	}
+	if len(r.Rows) != 1 {
+		return worker.D1Position{}, fmt.Errorf("%s returned %d rows, want 1", worker.D1BookmarkTable, len(r.Rows))
+	}
+	return d1.Position(r.Rows[0])
 }
 
 // columns returns the names of st's result columns, duplicates included;

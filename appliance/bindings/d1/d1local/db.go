@@ -65,6 +65,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("d1local: open %s: %w", path, err)
 	}
+	if err := w.init(ctx); err != nil {
+		w.close()
+		return nil, fmt.Errorf("d1local: open %s: %w", path, err)
+	}
 	r, err := newPool(ctx, path, readers, true)
 	if err != nil {
 		w.close()
@@ -93,6 +97,19 @@ func (db *DB) Close() error {
 // statement; a cancelled ctx interrupts the running statement and the error
 // then also matches ctx.Err().
 func (db *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Result, error) {
+	return db.batch(ctx, stmts, nil)
+}
+
+// BatchAfter implements worker.D1Backend: Batch, after checking on the
+// connection that runs it that the database has reached after, with the
+// bookmark after the batch on every result. Positions only grow, so what
+// the check read the statements see too.
+func (db *DB) BatchAfter(ctx context.Context, after worker.D1Position, stmts []worker.D1Query) ([]worker.D1Result, error) {
+	return db.batch(ctx, stmts, &after)
+}
+
+// batch runs Batch; after is nil outside a session.
+func (db *DB) batch(ctx context.Context, stmts []worker.D1Query, after *worker.D1Position) ([]worker.D1Result, error) {
 	if len(stmts) == 0 {
 		return []worker.D1Result{}, nil
 	}
@@ -112,7 +129,7 @@ func (db *DB) Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Res
 		return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: fmt.Errorf("d1 batch: %w", err)}
 	}
 	defer p.put(c)
-	return c.batch(ctx, stmts, !readOnly)
+	return c.batch(ctx, stmts, !readOnly, after)
 }
 
 // Exec runs the statements of sql one after another, each in its own
@@ -130,5 +147,12 @@ func (db *DB) Exec(ctx context.Context, sql string) (worker.D1ExecResult, error)
 	}
 	defer db.writer.put(c)
 	n, err := c.exec(ctx, sql)
+	if n > 0 {
+		// The statements that ran committed one by one; the position
+		// counts them as one commit, after the last.
+		if _, berr := c.run(context.WithoutCancel(ctx), worker.D1Query{SQL: d1.BookmarkAdvance}, false); berr != nil && err == nil {
+			err = &worker.D1Error{Index: n - 1, SQL: sql, Err: fmt.Errorf("d1 exec: the statements took effect, but advancing the bookmark failed: %w", berr)}
+		}
+	}
 	return worker.D1ExecResult{Count: n, Duration: time.Since(start)}, err
 }

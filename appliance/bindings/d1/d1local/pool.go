@@ -3,6 +3,8 @@ package d1local
 import (
 	"context"
 	"errors"
+
+	"github.com/dwk/fleet/appliance/bindings/d1"
 )
 
 // pool is a fixed set of connections, all opened up front. A connection is
@@ -59,4 +61,16 @@ func (p *pool) close() error {
 		errs = append(errs, (<-p.idle).close())
 	}
 	return errors.Join(errs...)
+}
+
+// init creates the table of the database's commit position (see
+// d1.BookmarkSchema) on one of the pool's connections.
+func (p *pool) init(ctx context.Context) error {
+	c, err := p.get(ctx)
+	if err != nil {
+		return err
+	}
+	defer p.put(c)
+	defer c.interruptOn(ctx)()
+	return c.c.Exec(d1.BookmarkSchema)
 }

@@ -24,7 +24,10 @@
 //   - Meta.SizeAfter is the database's size after the batch, the same on
 //     every result of one batch;
 //   - an ended context stops the call, the error matches ctx.Err(), and an
-//     interrupted batch is rolled back.
+//     interrupted batch is rolled back;
+//   - every write, and every query of a session, carries the bookmark
+//     after it; bookmarks grow with every commit, and a session started
+//     from a bad bookmark runs nothing and says why.
 package d1test
 
 import (
@@ -64,6 +67,8 @@ func Run(t *testing.T, open func(t *testing.T) worker.D1Backend) {
 		{"Concurrent", testConcurrent},
 		{"ContextCancelled", testContextCancelled},
 		{"ContextDeadline", testContextDeadline},
+		{"Sessions", testSessions},
+		{"SessionBadBookmarks", testSessionBadBookmarks},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
