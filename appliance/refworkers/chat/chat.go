@@ -7,8 +7,10 @@
 //
 //	GET  /                                   the chat page
 //	GET  /chat/rooms/{room}/ws?user=NAME     WebSocket into the room
-//	GET  /chat/rooms/{room}/messages         history (?after=ID&limit=N)
-//	POST /chat/rooms/{room}/messages         post {"user","text"} without a WebSocket
+//	GET  /chat/rooms/{room}/messages         history (?after=ID&limit=N); a request with the
+//	                                         X-D1-Bookmark of a post reads at least that far
+//	POST /chat/rooms/{room}/messages         post {"user","text"} without a WebSocket; the
+//	                                         answer's X-D1-Bookmark is the D1 bookmark after it
 //	POST /chat/rooms/{room}/attachments?user=NAME&name=FILE   upload, then announce
 //	GET  /chat/files/{key}                   download an attachment
 //	GET  /chat/stats                         message and notification counts

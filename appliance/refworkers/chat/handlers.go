@@ -16,6 +16,11 @@ import (
 	"github.com/dwk/fleet/appliance/worker"
 )
 
+// HeaderBookmark carries a D1 bookmark: the answer to a posted message
+// has the one after it, and a history request that sends it back reads
+// at least that far (Cloudflare's read-your-writes pattern).
+const HeaderBookmark = "X-D1-Bookmark"
+
 // maxAttachment bounds an upload.
 const maxAttachment = 25 << 20
 
@@ -25,13 +30,21 @@ func history(w http.ResponseWriter, r *http.Request, env *worker.Env, room strin
 	if err != nil || limit <= 0 || limit > 500 {
 		limit = 100
 	}
-	res, err := env.D1(BindingDB).Prepare(
+	// A client that sends the bookmark of its last post reads its own
+	// message, whichever replica serves the read (a D1 session).
+	sess := env.D1(BindingDB).WithSession(r.Header.Get(HeaderBookmark))
+	res, err := sess.Prepare(
 		`SELECT id, user, text, attachment, created_at FROM messages WHERE room = ? AND id > ? ORDER BY id LIMIT ?`).
 		Bind(room, after, limit).All(r.Context())
-	if err != nil {
+	switch {
+	case errors.Is(err, worker.ErrD1Bookmark), errors.Is(err, worker.ErrD1BookmarkOtherDatabase), errors.Is(err, worker.ErrD1BookmarkAhead):
+		http.Error(w, HeaderBookmark+": "+err.Error(), http.StatusBadRequest)
+		return
+	case err != nil:
 		worker.WriteError(w, err)
 		return
 	}
+	w.Header().Set(HeaderBookmark, sess.Bookmark())
 	out := make([]Message, 0, len(res.Rows))
 	for _, row := range res.Maps() {
 		m := Message{Type: "message", Room: room}

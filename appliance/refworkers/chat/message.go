@@ -22,6 +22,9 @@ type Message struct {
 	// Members, on "join" and "leave", are the users in the room after
 	// the change, sorted, each once.
 	Members []string `json:"members,omitzero"`
+	// bookmark is the D1 bookmark after the message was stored (see
+	// HeaderBookmark).
+	bookmark string
 }
 
 // Attachment points at a file in R2.
@@ -59,13 +62,17 @@ func store(ctx context.Context, env *worker.Env, m Message) (Message, error) {
 	}
 	m.Type = "message"
 	m.CreatedAt = time.Now().UnixMilli()
-	row, err := env.D1(BindingDB).Prepare(
+	res, err := env.D1(BindingDB).Prepare(
 		`INSERT INTO messages (room, user, text, attachment, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id`).
-		Bind(m.Room, m.User, m.Text, att, m.CreatedAt).First(ctx)
+		Bind(m.Room, m.User, m.Text, att, m.CreatedAt).All(ctx)
+	if err == nil && len(res.Rows) != 1 {
+		err = fmt.Errorf("INSERT RETURNING gave %d rows", len(res.Rows))
+	}
 	if err != nil {
 		return m, fmt.Errorf("store message: %w", err)
 	}
-	m.ID, _ = row["id"].(int64)
+	m.ID, _ = res.Rows[0][0].(int64)
+	m.bookmark = res.Meta.Bookmark
 	body, _ := json.Marshal(notification{MessageID: m.ID, Room: m.Room})
 	if err := env.Queue(BindingNotify).Send(ctx, body, &worker.QueueSendOptions{ContentType: "json"}); err != nil {
 		return m, fmt.Errorf("queue notification: %w", err)

@@ -66,6 +66,7 @@ func (rm *room) Fetch(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		rm.broadcast(m)
+		w.Header().Set(HeaderBookmark, m.bookmark)
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(m)
 	default:
