@@ -10,14 +10,20 @@
 // closing the stream. For a batch that may write, the steps are
 //
 //	PRAGMA foreign_keys = ON
+//	CREATE TABLE IF NOT EXISTS _dwk_bookmark ...   until it is known to exist
 //	BEGIN IMMEDIATE                 if the previous step succeeded
+//	bookmark check                  in a session (d1.BookmarkCheck)
 //	statement 1 ... n               each if the previous step succeeded
-//	COMMIT                          if statement n succeeded
+//	database size                   D1Meta.SizeAfter
+//	advance the bookmark            d1.BookmarkAdvance
+//	COMMIT                          if the previous step succeeded
 //	ROLLBACK                        if COMMIT did not run or failed
 //
 // and closing the stream rolls back whatever is left. A lone statement
-// runs without BEGIN and COMMIT, in SQLite's implicit transaction; a batch
-// of reads (SELECT or VALUES only) skips the pragma and uses BEGIN. Exec
+// runs without BEGIN and COMMIT, in SQLite's implicit transaction (its
+// bookmark then advances in a commit right after it); a batch of reads
+// (SELECT or VALUES only) skips the pragma, uses BEGIN, and reads the
+// bookmark instead of advancing it, only in a session. Exec
 // costs one request per statement (see DB.Exec for why). RoundTrips counts
 // every request, retries included, and Config.OnRoundTrip sees each one.
 //

@@ -14,6 +14,10 @@
 // Every connection uses the journal mode, synchronous level, busy timeout and
 // foreign-key setting of appliance/process/sqlitedb.
 //
+// Bookmarks (worker.D1Session): Open creates the position's table; every
+// write advances it in its transaction, and a session's query reads it on
+// the connection that runs the query, before and after the statements.
+//
 // Meta: Changes and LastRowID are SQLite's sqlite3_changes and
 // sqlite3_last_insert_rowid, reported only for statements that changed rows.
 // SQLite keeps no per-statement read and write counters that this binding
