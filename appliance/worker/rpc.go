@@ -112,6 +112,9 @@ func Call[Req, Resp any](ctx context.Context, target Caller, method string, req 
 	if err != nil {
 		return zero, fmt.Errorf("method %s: encode the argument: %w", method, err)
 	}
+	if len(arg) > maxRPCMessage {
+		return zero, fmt.Errorf("method %s: argument of %d bytes: %w", method, len(arg), ErrRPCMessageTooLarge)
+	}
 	ctx = WithRPCMethod(ctx, method)
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://object/", bytes.NewReader(arg))
 	if err != nil {
@@ -123,9 +126,12 @@ func Call[Req, Resp any](ctx context.Context, target Caller, method string, req 
 		return zero, err
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(maxRPCMessage)+1))
 	if err != nil {
 		return zero, fmt.Errorf("method %s: read the result: %w", method, err)
+	}
+	if len(body) > maxRPCMessage {
+		return zero, fmt.Errorf("method %s: result: %w", method, ErrRPCMessageTooLarge)
 	}
 	if resp.Header.Get(rpcErrorHeader) != "" {
 		e := &RPCError{Method: method}
@@ -147,6 +153,10 @@ func Call[Req, Resp any](ctx context.Context, target Caller, method string, req 
 // ServeMethods. Hosts call it in the object's turn for a request marked
 // with WithRPCMethod.
 func ServeRPC(w http.ResponseWriter, r *http.Request, obj Object, method string) {
+	if r.Header.Get(rpcStreamHeader) != "" {
+		serveStreamRPC(w, r, obj, method)
+		return
+	}
 	var ms Methods
 	if ro, ok := obj.(RPCObject); ok {
 		ms = ro.Methods()
@@ -170,9 +180,13 @@ func ServeMethods(w http.ResponseWriter, r *http.Request, ms Methods, owner, met
 		fail(&RPCError{Code: CodeNoMethod, Message: fmt.Sprintf("%s has no method %q", owner, method)})
 		return
 	}
-	arg, err := io.ReadAll(r.Body)
+	arg, err := io.ReadAll(io.LimitReader(r.Body, int64(maxRPCMessage)+1))
 	if err != nil {
 		fail(&RPCError{Code: CodeBadArgument, Message: "read the argument: " + err.Error()})
+		return
+	}
+	if len(arg) > maxRPCMessage {
+		fail(&RPCError{Code: CodeTooLarge, Message: ErrRPCMessageTooLarge.Error()})
 		return
 	}
 	// The method's own calls to others are not calls of method.
@@ -183,6 +197,10 @@ func ServeMethods(w http.ResponseWriter, r *http.Request, ms Methods, owner, met
 			e = &RPCError{Code: CodeError, Message: err.Error()}
 		}
 		fail(e)
+		return
+	}
+	if len(out) > maxRPCMessage {
+		fail(&RPCError{Code: CodeTooLarge, Message: fmt.Sprintf("result of %d bytes: %v", len(out), ErrRPCMessageTooLarge)})
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")

@@ -105,6 +105,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Opener) {
 		{"RestartKeepsDataAndAlarms", testRestart},
 		{"DrainClosesWebSockets", testDrain},
 		{"RPC", testRPC},
+		{"RPCStream", testRPCStream},
 		{"Hibernation", testHibernation},
 	}
 	for _, tc := range tests {
