@@ -8,6 +8,9 @@
 //	POST   /counter/{name}/increment   → {"name", "value"} after adding 1 (or ?by=N)
 //	POST   /counter/{name}/give?to=B   → {"name": B, "value"}: counter name calls counter B's
 //	                                     Add method (object RPC), adding 1 (or ?by=N)
+//	POST   /counter/{name}/stream?to=B&bytes=N[&fail=1] → N bytes of Pattern sent through counter B's
+//	                                     Echo (EchoThenFail with fail=1) by streaming RPC, and back;
+//	                                     trailers X-Stream-Bytes and X-Stream-Error
 //	POST   /counter/{name}/later?after=2s → 202 at once; adds 1 that much later, after the
 //	                                     response (worker.WaitUntil), which a drain waits for
 //	POST   /counter/{name}/alarm?in=2s → sets the alarm

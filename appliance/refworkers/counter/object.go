@@ -69,6 +69,8 @@ func (o *object) Fetch(w http.ResponseWriter, r *http.Request) {
 		o.increment(w, r, name)
 	case action == "give" && r.Method == http.MethodPost:
 		o.give(w, r)
+	case action == "stream" && r.Method == http.MethodPost:
+		o.stream(w, r)
 	case action == "alarm" && r.Method == http.MethodPost:
 		o.setAlarm(w, r)
 	case action == "alarm" && r.Method == http.MethodGet:
