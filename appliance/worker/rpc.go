@@ -175,6 +175,10 @@ func ServeMethods(w http.ResponseWriter, r *http.Request, ms Methods, owner, met
 		w.WriteHeader(http.StatusUnprocessableEntity)
 		w.Write(b)
 	}
+	if r.Header.Get(rpcStreamHeader) != "" {
+		fail(&RPCError{Code: CodeNoMethod, Message: fmt.Sprintf("%s has no streaming method %q", owner, method)})
+		return
+	}
 	m := ms[method]
 	if m == nil {
 		fail(&RPCError{Code: CodeNoMethod, Message: fmt.Sprintf("%s has no method %q", owner, method)})

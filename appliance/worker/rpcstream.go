@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Streaming RPC: a method whose argument and result are byte streams, for
@@ -75,7 +76,8 @@ const maxRPCErrorBody = 64 << 10
 // CallStream calls the streaming method on the object target addresses,
 // with in as its argument stream (nil: empty), and returns its result
 // stream once the method has started. in is read while the result flows;
-// CallStream's caller must not use it until the result is closed. Closing
+// CallStream's caller must not use it until the result is closed (Close
+// waits for the call to end, up to streamCloseWait). Closing
 // the result early, or the end of ctx, ends the call and the method's
 // context. A method unknown to the object fails with an *RPCError of code
 // CodeNoMethod; a failure to reach the object is returned as an error
@@ -135,8 +137,13 @@ func CallStream(ctx context.Context, target StreamCaller, method string, in io.R
 		}
 		return nil, fmt.Errorf("method %s: %d %s: %s", method, w.status, http.StatusText(w.status), strings.TrimSpace(string(b)))
 	}
-	return &streamResult{pr: pr, ctx: ctx, cancel: cancel, stop: stop}, nil
+	return &streamResult{pr: pr, ctx: ctx, cancel: cancel, stop: stop, done: done}, nil
 }
+
+// streamCloseWait bounds how long closing a streamed result waits for the
+// call to end (the method to return, the forwarded request to stop
+// reading the argument) after ending its context.
+const streamCloseWait = 5 * time.Second
 
 // streamResult is CallStream's result.
 type streamResult struct {
@@ -144,6 +151,7 @@ type streamResult struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	stop   func() bool
+	done   <-chan struct{} // closed when the call has ended
 	once   sync.Once
 }
 
@@ -156,11 +164,18 @@ func (s *streamResult) Read(p []byte) (int, error) {
 }
 
 // Close ends the call: the method's writes fail and its context ends.
+// It waits for the call to end, up to streamCloseWait.
 func (s *streamResult) Close() error {
 	s.once.Do(func() {
 		s.stop()
 		s.pr.CloseWithError(errors.New("the caller closed the result stream"))
 		s.cancel()
+		t := time.NewTimer(streamCloseWait)
+		defer t.Stop()
+		select {
+		case <-s.done:
+		case <-t.C:
+		}
 	})
 	return nil
 }
