@@ -77,3 +77,16 @@ func TransactionControl(sql string) bool {
 	}
 	return false
 }
+
+// OutsideTransaction reports whether the statement sql must run outside
+// a transaction: SQLite refuses VACUUM, ATTACH and DETACH inside one, and
+// ignores or refuses some PRAGMAs there (foreign_keys, journal_mode). A
+// backend that would wrap a lone statement in a transaction runs these in
+// SQLite's implicit one instead.
+func OutsideTransaction(sql string) bool {
+	switch FirstKeyword(sql) {
+	case "VACUUM", "ATTACH", "DETACH", "PRAGMA":
+		return true
+	}
+	return false
+}

@@ -74,7 +74,7 @@ func planBatch(stmts []worker.D1Query, after *worker.D1Position, schema bool) (*
 		}
 		p.begin = p.add(begin)
 	}
-	if after != nil {
+	if after != nil && *after != (worker.D1Position{}) {
 		st, err := statement(worker.D1Query{SQL: d1.BookmarkCheck, Args: d1.BookmarkCheckArgs(*after)})
 		if err != nil {
 			return nil, &worker.D1Error{Index: 0, SQL: stmts[0].SQL, Err: fmt.Errorf("d1 batch: bookmark check: %w", err)}

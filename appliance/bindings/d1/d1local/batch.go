@@ -23,7 +23,7 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool, af
 	}
 	c.rollback()
 	defer c.interruptOn(ctx)()
-	if after != nil {
+	if after != nil && *after != (worker.D1Position{}) {
 		pos, err := c.position(ctx, d1.BookmarkRead)
 		if err == nil {
 			err = pos.Reached(*after)
@@ -32,7 +32,10 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool, af
 			return nil, stmtError(ctx, 0, stmts[0].SQL, err)
 		}
 	}
-	tx := len(stmts) > 1
+	// A lone write runs in a transaction too, so that its bookmark
+	// advances in the same commit (one sync, not two): the writer
+	// connection is this process's alone, so this costs no contention.
+	tx := len(stmts) > 1 || write && !d1.OutsideTransaction(stmts[0].SQL)
 	if tx {
 		begin := "BEGIN"
 		if write {

@@ -15,7 +15,9 @@
 // foreign-key setting of appliance/process/sqlitedb.
 //
 // Bookmarks (worker.D1Session): Open creates the position's table; every
-// write advances it in its transaction, and a session's query reads it on
+// write advances it in its transaction (a lone write statement runs in
+// BEGIN IMMEDIATE ... COMMIT for this, unless SQLite refuses it inside a
+// transaction: d1.OutsideTransaction), and a session's query reads it on
 // the connection that runs the query, before and after the statements.
 //
 // Meta: Changes and LastRowID are SQLite's sqlite3_changes and
