@@ -81,14 +81,31 @@ type D1Position struct {
 
 // Bookmark is p's text form.
 func (p D1Position) Bookmark() string {
-	return fmt.Sprintf("%016x-%016x-%08x", p.Commit, p.Epoch, p.checksum())
+	var b [16 + 1 + 16 + 1 + 8]byte
+	putHex(b[0:16], p.Commit)
+	b[16] = '-'
+	putHex(b[17:33], p.Epoch)
+	b[33] = '-'
+	putHex(b[34:42], uint64(p.checksum()))
+	return string(b[:])
+}
+
+// putHex writes v's low len(dst)*4 bits into dst as lowercase hex digits.
+func putHex(dst []byte, v uint64) {
+	const digits = "0123456789abcdef"
+	for i := len(dst) - 1; i >= 0; i-- {
+		dst[i] = digits[v&0xf]
+		v >>= 4
+	}
 }
 
 func (p D1Position) checksum() uint32 {
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], p.Commit)
-	binary.BigEndian.PutUint64(b[8:], p.Epoch)
-	sum := sha256.Sum256(append([]byte("dwk d1 bookmark\x00"), b[:]...))
+	const domain = "dwk d1 bookmark\x00"
+	var b [len(domain) + 16]byte
+	copy(b[:], domain)
+	binary.BigEndian.PutUint64(b[len(domain):], p.Commit)
+	binary.BigEndian.PutUint64(b[len(domain)+8:], p.Epoch)
+	sum := sha256.Sum256(b[:])
 	return binary.BigEndian.Uint32(sum[:4])
 }
 

@@ -193,8 +193,9 @@ func (p *batchPlan) results(b *hrana.BatchResult, elapsed time.Duration) ([]work
 			}
 			return nil, &worker.D1Error{Index: last, SQL: p.stmts[last].SQL, Err: fmt.Errorf("d1 batch: bookmark: %w", err)}
 		}
+		bookmark := pos.Bookmark()
 		for i := range out {
-			out[i].Meta.Bookmark = pos.Bookmark()
+			out[i].Meta.Bookmark = bookmark
 		}
 	}
 	if p.commit >= 0 {

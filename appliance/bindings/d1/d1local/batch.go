@@ -81,8 +81,9 @@ func (c *conn) batch(ctx context.Context, stmts []worker.D1Query, write bool, af
 			}
 			return nil, stmtError(ctx, last, stmts[last].SQL, fmt.Errorf("d1 batch: bookmark: %w", err))
 		}
+		bookmark := pos.Bookmark()
 		for i := range out {
-			out[i].Meta.Bookmark = pos.Bookmark()
+			out[i].Meta.Bookmark = bookmark
 		}
 	}
 	if tx {
