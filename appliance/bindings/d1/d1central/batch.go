@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/d1"
@@ -298,5 +299,11 @@ func (db *DB) batch(ctx context.Context, stmts []worker.D1Query, after *worker.D
 			db.bookmarkReady.Store(true)
 		}
 	}
-	return p.results(&res, time.Since(start))
+	rs, err := p.results(&res, time.Since(start))
+	if err != nil && strings.Contains(err.Error(), "no such table: "+worker.D1BookmarkTable) {
+		// The database was deleted and created again behind this DB's
+		// back: the next batch creates the table again.
+		db.bookmarkReady.Store(false)
+	}
+	return rs, err
 }
