@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -76,7 +77,8 @@ func TestObjectRPCAcrossReplicas(t *testing.T) {
 // method of counter b, held by another replica, and copies the result to
 // the client as it comes: every byte arrives in order. When b's method
 // fails after echoing everything, a's reader gets the typed error in
-// place of the stream's end, and says so in its trailer. When b's holder
+// place of the stream's end, and says so in its trailer. A client that
+// goes away mid-stream ends both methods. When b's holder
 // is killed in the middle of an endless stream (one no buffer could
 // hold), a's reader gets worker.ErrRPCStreamCut, not a clean end.
 func TestObjectRPCStreamAcrossReplicas(t *testing.T) {
@@ -131,8 +133,29 @@ func TestObjectRPCStreamAcrossReplicas(t *testing.T) {
 		t.Errorf("%s forwarded %v calls (was %v), want the two streams forwarded to b's holder", holderA.Member, n, before)
 	}
 
-	holderB, _ := holderAndOther(t, f, b)
+	// A client that goes away ends the call on both holders: a streaming
+	// call holds its object's turn, so both counters answer again only
+	// once their methods have returned.
 	resp, err := client.Post(holderA.Public+"/counter/"+a+"/stream?to="+b+"&bytes="+strconv.FormatInt(1<<40, 10), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.CopyN(io.Discard, resp.Body, 8<<20); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	for _, name := range []string{a, b} {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		req, _ := http.NewRequestWithContext(ctx, "GET", holderA.Public+"/counter/"+name, nil)
+		_, _, err := send(req, nil)
+		cancel()
+		if err != nil {
+			t.Errorf("counter %s after its streaming call's client went away: %v; want it free again within 10s", name, err)
+		}
+	}
+
+	holderB, _ := holderAndOther(t, f, b)
+	resp, err = client.Post(holderA.Public+"/counter/"+a+"/stream?to="+b+"&bytes="+strconv.FormatInt(1<<40, 10), "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
