@@ -68,7 +68,10 @@ func planBatch(stmts []worker.D1Query, after *worker.D1Position, schema bool) (*
 	if marked && schema {
 		p.schema = p.add(d1.BookmarkSchema)
 	}
-	if len(stmts) > 1 {
+	// A lone write runs in a transaction too, so that it and its bookmark
+	// advance are one commit (as in d1local), unless SQLite refuses the
+	// statement inside one.
+	if len(stmts) > 1 || !p.readOnly && !d1.OutsideTransaction(stmts[0].SQL) {
 		begin := beginWrite
 		if p.readOnly {
 			begin = beginRead
@@ -90,8 +93,8 @@ func planBatch(stmts []worker.D1Query, after *worker.D1Position, schema bool) (*
 	p.size = len(p.steps)
 	p.steps = append(p.steps, hrana.BatchStep{Condition: p.afterPrevious(), Stmt: hrana.NewStmt(worker.SQLDatabaseSize)})
 	if marked {
-		// A lone statement has committed already: its position is
-		// advanced in a commit of its own, after it.
+		// A lone statement outside a transaction has committed already:
+		// its position is advanced in a commit of its own, after it.
 		sql := d1.BookmarkRead
 		if !p.readOnly {
 			sql = d1.BookmarkAdvance

@@ -19,9 +19,10 @@
 //	COMMIT                          if the previous step succeeded
 //	ROLLBACK                        if COMMIT did not run or failed
 //
-// and closing the stream rolls back whatever is left. A lone statement
-// runs without BEGIN and COMMIT, in SQLite's implicit transaction (its
-// bookmark then advances in a commit right after it); a batch of reads
+// and closing the stream rolls back whatever is left. A lone read, and a
+// lone statement SQLite refuses inside a transaction (d1.OutsideTransaction),
+// runs without BEGIN and COMMIT (such a write's bookmark then advances in a
+// commit right after it); a batch of reads
 // (SELECT or VALUES only) skips the pragma, uses BEGIN, and reads the
 // bookmark instead of advancing it, only in a session. Exec
 // costs one request per statement (see DB.Exec for why). RoundTrips counts
