@@ -50,4 +50,5 @@ func objectRuntimeMetrics(m *metrics.Metrics, member string, rt *objects.Runtime
 	m.GaugeFunc("dwk_object_websockets", "WebSockets open to objects on this replica.", labels, stat(func(s objects.Stats) int64 { return int64(s.WebSockets) }))
 	m.CounterFunc("dwk_object_hibernations_total", "Objects that left memory with their WebSockets open.", labels, stat(func(s objects.Stats) int64 { return s.Hibernations }))
 	m.CounterFunc("dwk_object_wakes_total", "Hibernated objects constructed again by an event.", labels, stat(func(s objects.Stats) int64 { return s.Wakes }))
+	m.CounterFunc("dwk_object_gate_opens_total", "Times an object event let other events of its object run while it awaited a call (input gate).", labels, stat(func(s objects.Stats) int64 { return s.GateOpens }))
 }

@@ -55,16 +55,34 @@ type serviceBinding struct {
 
 var _ worker.Service = serviceBinding{}
 
+// Fetch and ServeHTTP called from an object's event open its gates
+// (worker.Await) until the target has answered (Fetch: sent its headers).
 func (b serviceBinding) Fetch(ctx context.Context, req *http.Request) (*http.Response, error) {
-	resp, err := inprocess.RoundTrip(ctx, b.s.handlers[b.target], req)
+	var resp *http.Response
+	err := worker.Await(ctx, func() error {
+		var err error
+		resp, err = inprocess.RoundTrip(ctx, b.s.handlers[b.target], req)
+		return err
+	})
 	if err != nil {
+		if resp != nil {
+			resp.Body.Close()
+		}
 		return nil, fmt.Errorf("service %s: %w", b.target, err)
 	}
 	return resp, nil
 }
 
 func (b serviceBinding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b.s.handlers[b.target].ServeHTTP(w, r)
+	called := false
+	err := worker.Await(r.Context(), func() error {
+		called = true
+		b.s.handlers[b.target].ServeHTTP(w, r)
+		return nil
+	})
+	if err != nil && !called {
+		worker.WriteError(w, fmt.Errorf("service %s: %w", b.target, err))
+	}
 }
 
 // rpcHandler serves the worker's methods (worker.RPCWorker) to calls made

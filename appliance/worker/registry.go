@@ -45,7 +45,8 @@ var registry = struct {
 	sync.RWMutex
 	workers map[string]any
 	objects map[string]ObjectClass
-}{workers: map[string]any{}, objects: map[string]ObjectClass{}}
+	options map[string]objectOptions
+}{workers: map[string]any{}, objects: map[string]ObjectClass{}, options: map[string]objectOptions{}}
 
 // RegisterWorker makes a worker available under name. w must implement at
 // least one of Fetcher, Scheduler and QueueConsumer. It panics on a duplicate
@@ -69,11 +70,19 @@ func RegisterWorker(name string, w any) {
 	registry.workers[name] = w
 }
 
-// RegisterObject makes an object class available under class. It panics on a
-// duplicate class name or a nil constructor.
-func RegisterObject(class string, newObject ObjectClass) {
+// RegisterObject makes an object class available under class, with
+// options such as WithConcurrency. It panics on a duplicate class name, a
+// nil constructor or an unknown concurrency mode.
+func RegisterObject(class string, newObject ObjectClass, opts ...ObjectOption) {
 	if class == "" || newObject == nil {
 		panic("worker: RegisterObject needs a class name and a constructor")
+	}
+	var o objectOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.concurrency != Gated && o.concurrency != Strict {
+		panic(fmt.Sprintf("worker: object class %q: unknown %v", class, o.concurrency))
 	}
 	registry.Lock()
 	defer registry.Unlock()
@@ -81,6 +90,7 @@ func RegisterObject(class string, newObject ObjectClass) {
 		panic(fmt.Sprintf("worker: object class %q already registered", class))
 	}
 	registry.objects[class] = newObject
+	registry.options[class] = o
 }
 
 // LookupWorker returns the worker registered under name.
@@ -97,6 +107,14 @@ func LookupObject(class string) (ObjectClass, bool) {
 	defer registry.RUnlock()
 	c, ok := registry.objects[class]
 	return c, ok
+}
+
+// ObjectConcurrency is the concurrency mode the class was registered with
+// (Gated for a class not registered).
+func ObjectConcurrency(class string) Concurrency {
+	registry.RLock()
+	defer registry.RUnlock()
+	return registry.options[class].concurrency
 }
 
 // Workers lists the registered worker names in order.

@@ -21,7 +21,8 @@ const (
 
 func init() {
 	worker.RegisterObject(echoClass, func(s *worker.State, _ *worker.Env) worker.Object { return echo{s} })
-	worker.RegisterObject(cycleClass, func(s *worker.State, env *worker.Env) worker.Object { return cycle{s, env} })
+	worker.RegisterObject(cycleClass, func(s *worker.State, env *worker.Env) worker.Object { return cycle{s, env} },
+		worker.WithConcurrency(worker.Strict))
 	worker.RegisterObject(failerClass, func(s *worker.State, _ *worker.Env) worker.Object { return &failer{State: s} })
 }
 
@@ -30,7 +31,8 @@ type echo struct{ s *worker.State }
 
 func (e echo) Fetch(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, e.s.ID.String()) }
 
-// cycle calls itself through the SELF binding: a call cycle.
+// cycle calls itself through the SELF binding: a call cycle, since the
+// class is Strict.
 type cycle struct {
 	s   *worker.State
 	env *worker.Env

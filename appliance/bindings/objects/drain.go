@@ -91,15 +91,10 @@ func (rt *Runtime) waitIdle(ctx context.Context) error {
 	}
 }
 
-// stopForDrain takes the instance's turn, so no event runs while it stops
-// (events still queued find it gone and fail with ErrDraining), and tears
-// it down; when ctx ends first it tears down without the turn.
+// stopForDrain stops the instance in its turn once no event of it is
+// active, so none runs while it stops (events still queued find it gone
+// and fail with ErrDraining); when ctx ends first it tears down without
+// the turn.
 func (in *instance) stopForDrain(ctx context.Context) []*socket {
-	select {
-	case in.turn <- struct{}{}:
-		defer func() { <-in.turn }()
-		in.notifyClose(ctx, worker.CloseServiceRestart, "service restart")
-	case <-ctx.Done():
-	}
-	return in.teardown(ctx, worker.CloseServiceRestart, "service restart")
+	return in.stopWhenQuiet(ctx, worker.CloseServiceRestart, "service restart")
 }

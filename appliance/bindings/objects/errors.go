@@ -2,6 +2,7 @@ package objects
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -26,9 +27,14 @@ var (
 	// Fetch of a live request.
 	ErrNotInFetch = errors.New("objects: AcceptWebSocket must be called from the object's Fetch with its request")
 	// ErrCallCycle is returned when an event would wait for the turn of an
-	// object that is already waiting for this event (A calls B calls A),
-	// which would deadlock.
+	// object that is already waiting for this event while holding its turn
+	// (A calls B calls A, with A of a worker.Strict class or inside
+	// BlockConcurrencyWhile), which would deadlock.
 	ErrCallCycle = errors.New("objects: call cycle between objects")
+	// ErrCallDepth is returned for a call that would make a chain of
+	// nested object calls on one replica deeper than MaxCallDepth (an
+	// object that keeps calling itself, say).
+	ErrCallDepth = fmt.Errorf("objects: more than %d nested object calls", MaxCallDepth)
 	// ErrFenced is wrapped by storage backends when a write is refused
 	// because a newer lease holder exists.
 	ErrFenced = worker.Outage("objects: write fenced by a newer lease epoch")
@@ -36,6 +42,10 @@ var (
 	// outside the object's events after the instance stopped.
 	ErrObjectStopped = errors.New("objects: object instance stopped")
 )
+
+// MaxCallDepth is the deepest chain of nested object calls one event may
+// start on a replica, as Cloudflare limits subrequest depth.
+const MaxCallDepth = 16
 
 // errGone tells an event that its instance stopped while it waited; the
 // event retries on a fresh instance.

@@ -47,7 +47,8 @@ func (bell) Alarm(context.Context, worker.AlarmInfo) error {
 // way a central replica's commit fails when its lease ends.
 type gatedStore struct {
 	*objlocal.Store
-	fail atomic.Bool
+	fail     atomic.Bool
+	confirms atomic.Int64 // Confirm calls (Release's included)
 }
 
 func (s *gatedStore) Open(ctx context.Context, id worker.ObjectID, l objects.Lease) (objects.ObjectDB, error) {
@@ -67,6 +68,7 @@ var _ objects.OutputGate = (*gatedDB)(nil)
 
 func (d *gatedDB) Hold() {}
 func (d *gatedDB) Confirm(context.Context) error {
+	d.store.confirms.Add(1)
 	if d.store.fail.Swap(false) {
 		return fmt.Errorf("commit: the lease ended: %w", context.Canceled)
 	}

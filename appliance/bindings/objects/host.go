@@ -87,13 +87,17 @@ func (in *instance) BlockConcurrencyWhile(ctx context.Context, fn func(context.C
 		in.initFns = append(in.initFns, fn)
 		return nil
 	}
-	if inTurnOf(ctx, in) {
+	if c, _ := ctx.Value(turnKey{}).(*turnChain); c != nil && c.in == in && c.holding() {
+		// Inside one of the object's events: it holds the turn, and keeps
+		// it (the gate stays closed) until fn returns.
+		c.block()
+		defer c.unblock()
 		return fn(ctx)
 	}
 	if !in.rt.enterExisting(in) {
 		return ErrObjectStopped
 	}
-	err := in.run(ctx, func(ctx context.Context, _ *instance) error { return fn(ctx) })
+	err := in.runEvent(ctx, false, func(ctx context.Context, _ *instance) error { return fn(ctx) })
 	if errors.Is(err, errGone) {
 		return ErrObjectStopped
 	}

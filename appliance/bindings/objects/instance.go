@@ -14,20 +14,25 @@ import (
 )
 
 // instance is one object in memory. Its turn is a token in a channel of
-// capacity one: whoever holds the token runs the object's one event. Go
-// queues blocked senders in FIFO order, so events run in arrival order.
+// capacity one: whoever holds the token runs; it is the object's input
+// gate (gates.go). Go queues blocked senders in FIFO order, so events run
+// in arrival order.
 type instance struct {
 	rt       *Runtime
 	key      objKey
 	ctor     worker.ObjectClass
+	strict   bool // worker.Strict: an event keeps the turn while it awaits calls
 	turn     chan struct{}
 	prev     *instance     // earlier instance of the object still stopping
 	unloaded chan struct{} // closed when teardown finished
 
 	// Guarded by rt.mu.
-	pending  int // events waiting for or holding the turn
+	pending  int // events counted by enter, up to leave
+	active   int // events that got the turn and have not ended (gates.go)
+	quiet    chan struct{} // closed when active drops to 0
 	lastUsed time.Time
 	gone     bool // out of rt.instances; waiting events retry elsewhere
+	down     bool // torn down (teardown ran)
 	sockets  []*socket
 	lost     <-chan struct{} // the lease's Lost channel once loaded
 	// autoRequest and autoResponse: SetWebSocketAutoResponse.
@@ -82,12 +87,12 @@ func (rt *Runtime) enter(id worker.ObjectID) (*instance, error) {
 	}
 	in := rt.instances[k]
 	if in == nil {
-		ctor, ok := rt.classes[k.ns]
+		class, ok := rt.classes[k.ns]
 		if !ok {
 			return nil, fmt.Errorf("objects: class %q: %w", k.ns, ErrUnknownClass)
 		}
 		in = &instance{
-			rt: rt, key: k, ctor: ctor, id: id,
+			rt: rt, key: k, ctor: class.ctor, strict: class.concurrency == worker.Strict, id: id,
 			turn: make(chan struct{}, 1), unloaded: make(chan struct{}),
 			prev: rt.unloading[k], lastUsed: rt.cfg.Clock.Now(),
 		}
@@ -142,59 +147,62 @@ func (rt *Runtime) event(ctx context.Context, id worker.ObjectID, fn func(contex
 	}
 }
 
-// run takes the turn, loads the object and runs fn. The event must have
-// been counted (enter or enterExisting); run ends it.
+// run takes the turn, loads the object and runs fn as an event that, for
+// a Gated class, gives the turn up while it awaits calls (gates.go). The
+// event must have been counted (enter or enterExisting); run ends it.
 func (in *instance) run(ctx context.Context, fn func(context.Context, *instance) error) error {
+	return in.runEvent(ctx, !in.strict, fn)
+}
+
+// runEvent is run; gated says whether the event may give its turn up.
+func (in *instance) runEvent(ctx context.Context, gated bool, fn func(context.Context, *instance) error) (err error) {
 	defer in.rt.leave(in)
 	if holdsTurn(ctx, in) {
 		return ErrCallCycle
+	}
+	if callDepth(ctx) >= MaxCallDepth {
+		return ErrCallDepth
 	}
 	select {
 	case in.turn <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	defer func() { <-in.turn }()
 	if in.isGone() {
+		<-in.turn
 		return errGone
 	}
 	if err := in.load(ctx); err != nil {
+		<-in.turn
 		return err
 	}
-	tctx, end := withTurn(ctx, in)
-	defer end()
-	gate, ok := in.db.(OutputGate)
-	if !ok {
-		return fn(tctx, in)
-	}
-	gate.Hold()
-	err := fn(tctx, in)
-	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
-	defer cancel()
-	if cerr := gate.Release(cctx); cerr != nil {
-		in.rt.log.Warn("object storage commit failed; stopping instance", "object", in.id, "err", cerr)
-		in.stop(ctx, worker.CloseServiceRestart, "storage commit failed")
-		if err == nil {
-			err = fmt.Errorf("commit storage of object %s: %w", in.id, cerr)
+	tctx, c := withTurn(ctx, in, gated)
+	in.begin()
+	defer func() {
+		held := c.end()
+		err = in.finish(ctx, held, err)
+		if held {
+			<-in.turn
 		}
-	}
-	return err
+	}()
+	return fn(tctx, in)
 }
 
 // commitTimeout bounds the commit that ends an event, which runs even
 // when the event's caller has gone away.
 const commitTimeout = 10 * time.Second
 
-// confirm commits the writes the current event made so far, when the
-// object's storage holds them (see OutputGate).
+// confirm commits the writes made so far, when the object's storage holds
+// them (see OutputGate). It reads the gate atomically, so any goroutine of
+// an event may call it.
 func (in *instance) confirm(ctx context.Context) error {
-	gate, ok := in.db.(OutputGate)
-	if !ok {
+	g := in.gate.Load()
+	if g == nil {
 		return nil
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
-	return gate.Confirm(cctx)
+	return g.Confirm(cctx)
 }
 
 func (in *instance) isGone() bool {
@@ -259,8 +267,10 @@ func (in *instance) load(ctx context.Context) error {
 func (in *instance) newObject(ctx context.Context) (worker.Object, error) {
 	storage := worker.NewStorage(in.db, &alarmStore{in: in})
 	state := worker.NewState(in.id, storage, in)
-	tctx, end := withTurn(ctx, in)
-	defer end()
+	// The constructor's BlockConcurrencyWhile callbacks keep the gate
+	// closed.
+	tctx, c := withTurn(ctx, in, false)
+	defer c.end()
 	return in.construct(tctx, state)
 }
 
@@ -287,7 +297,8 @@ func (in *instance) wake(ctx context.Context) error {
 }
 
 // hibernate drops the object from memory and closes its storage when its
-// class allows it, keeping its lease and sockets. Runs in the turn, with no other event.
+// class allows it, keeping its lease and sockets. Runs in the turn, with
+// no event active.
 func (in *instance) hibernate() {
 	h, ok := in.obj.(worker.Hibernatable)
 	if !ok || !h.Hibernatable() {
@@ -367,8 +378,8 @@ func (in *instance) notifyClose(ctx context.Context, code int, reason string) {
 	in.rt.mu.Lock()
 	socks := append([]*socket(nil), in.sockets...)
 	in.rt.mu.Unlock()
-	tctx, end := withTurn(ctx, in)
-	defer end()
+	tctx, c := withTurn(ctx, in, false)
+	defer c.end()
 	for _, s := range socks {
 		if err := in.call(func() { h.WebSocketClose(tctx, s.ws, code, reason) }); err != nil {
 			in.rt.log.Error("object WebSocketClose panicked", "object", in.id, "err", err)
@@ -380,10 +391,16 @@ func (in *instance) notifyClose(ctx context.Context, code int, reason string) {
 // them if 0), closes its database and releases its lease; it returns the
 // sockets so a caller that does not hold the turn can wait for them. The
 // instance must be detached, and the caller must hold its turn or know that
-// no event runs.
+// no event runs (or accept cutting the running ones short: a drain past
+// its deadline). It runs once; later calls return nothing.
 func (in *instance) teardown(ctx context.Context, code int, reason string) []*socket {
 	rt := in.rt
 	rt.mu.Lock()
+	if in.down {
+		rt.mu.Unlock()
+		return nil
+	}
+	in.down = true
 	socks := in.sockets
 	in.sockets = nil
 	rt.mu.Unlock()
@@ -411,41 +428,4 @@ func (in *instance) teardown(ctx context.Context, code int, reason string) []*so
 	rt.mu.Unlock()
 	close(in.unloaded)
 	return socks
-}
-
-// turnChain is the set of turns an event's context holds: the object
-// handling it and every object up the chain of stub calls that led to it.
-// A node stops counting when its event ends, so a context that escapes its
-// event (kept by a goroutine) does not pretend to hold the turn.
-type turnChain struct {
-	in     *instance
-	parent *turnChain
-	ended  atomic.Bool
-}
-
-type turnKey struct{}
-
-// withTurn marks ctx as an event of in; call end when the event ends.
-func withTurn(ctx context.Context, in *instance) (context.Context, func()) {
-	parent, _ := ctx.Value(turnKey{}).(*turnChain)
-	c := &turnChain{in: in, parent: parent}
-	return context.WithValue(ctx, turnKey{}, c), func() { c.ended.Store(true) }
-}
-
-// holdsTurn reports whether ctx belongs to a running event of in, directly
-// or up its call chain.
-func holdsTurn(ctx context.Context, in *instance) bool {
-	c, _ := ctx.Value(turnKey{}).(*turnChain)
-	for ; c != nil; c = c.parent {
-		if c.in == in && !c.ended.Load() {
-			return true
-		}
-	}
-	return false
-}
-
-// inTurnOf reports whether ctx is a running event of in itself.
-func inTurnOf(ctx context.Context, in *instance) bool {
-	c, _ := ctx.Value(turnKey{}).(*turnChain)
-	return c != nil && c.in == in && !c.ended.Load()
 }

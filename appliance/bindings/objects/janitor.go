@@ -93,7 +93,7 @@ func (in *instance) hibernateInTurn(ctx context.Context) {
 		return
 	}
 	defer func() { <-in.turn }()
-	if in.isGone() || !in.loaded || in.obj == nil {
+	if quiet, _ := in.quietState(); !quiet || in.isGone() || !in.loaded || in.obj == nil {
 		return
 	}
 	in.hibernate()

@@ -29,7 +29,7 @@ type Runtime struct {
 
 	mu        sync.Mutex
 	state     runState
-	classes   map[string]worker.ObjectClass // bound classes by name
+	classes   map[string]boundClass // bound classes by name
 	instances map[objKey]*instance
 	unloading map[objKey]*instance // stopped instances still closing
 	inflight  int                  // events waiting for or holding a turn
@@ -54,6 +54,12 @@ const (
 	stateClosed
 )
 
+// boundClass is an object class bound by Namespace.
+type boundClass struct {
+	ctor        worker.ObjectClass
+	concurrency worker.Concurrency
+}
+
 // objKey identifies an object independently of how its id was made.
 type objKey struct {
 	ns string
@@ -71,7 +77,7 @@ func New(cfg Config) *Runtime {
 		log:       cfg.Logger.With("component", "objects"),
 		stop:      make(chan struct{}),
 		kick:      make(chan struct{}, 1),
-		classes:   map[string]worker.ObjectClass{},
+		classes:   map[string]boundClass{},
 		instances: map[objKey]*instance{},
 		unloading: map[objKey]*instance{},
 		alarming:  map[objKey]bool{},
@@ -116,7 +122,7 @@ func (rt *Runtime) Namespace(bindingName, className string) (worker.ObjectNamesp
 		return nil, fmt.Errorf("objects: binding %q: class %q: %w", bindingName, className, ErrUnknownClass)
 	}
 	rt.mu.Lock()
-	rt.classes[className] = ctor
+	rt.classes[className] = boundClass{ctor: ctor, concurrency: worker.ObjectConcurrency(className)}
 	rt.mu.Unlock()
 	rt.wake()
 	return &namespace{rt: rt, binding: bindingName, class: className}, nil

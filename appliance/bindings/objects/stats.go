@@ -23,6 +23,9 @@ type Stats struct {
 	// sockets open, and constructed again by an event.
 	Hibernations int64
 	Wakes        int64
+	// GateOpens counts the times an event of a Gated class let other
+	// events of its object run while it awaited a call.
+	GateOpens int64
 }
 
 type stats struct {
@@ -35,6 +38,7 @@ type stats struct {
 	alarmsFired        atomic.Int64
 	alarmsRetried      atomic.Int64
 	alarmsFailed       atomic.Int64
+	gateOpens          atomic.Int64
 }
 
 // Stats returns a snapshot of the runtime's counters.
@@ -57,5 +61,6 @@ func (rt *Runtime) Stats() Stats {
 	s.AlarmsFired = rt.stats.alarmsFired.Load()
 	s.AlarmsRetried = rt.stats.alarmsRetried.Load()
 	s.AlarmsFailed = rt.stats.alarmsFailed.Load()
+	s.GateOpens = rt.stats.gateOpens.Load()
 	return s
 }

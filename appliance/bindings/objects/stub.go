@@ -28,7 +28,8 @@ func (s *stub) ID() worker.ObjectID { return s.id }
 // Fetch implements worker.Stub. The object's response is buffered in full
 // before Fetch returns, so the object's turn never waits for the caller to
 // read the body; use ServeHTTP to stream. Upgrade requests fail with
-// ErrUpgradeViaFetch.
+// ErrUpgradeViaFetch. Called from an object's event, the call opens that
+// event's gates (worker.Await).
 func (s *stub) Fetch(ctx context.Context, req *http.Request) (*http.Response, error) {
 	if s.err != nil {
 		return nil, s.err
@@ -36,6 +37,22 @@ func (s *stub) Fetch(ctx context.Context, req *http.Request) (*http.Response, er
 	if websocket.IsWebSocketUpgrade(req) {
 		return nil, ErrUpgradeViaFetch
 	}
+	var resp *http.Response
+	err := worker.Await(ctx, func() error {
+		var err error
+		resp, err = s.fetch(ctx, req)
+		return err
+	})
+	if err != nil && resp != nil {
+		// The caller's object was reset while it waited.
+		resp.Body.Close()
+		resp = nil
+	}
+	return resp, err
+}
+
+// fetch is Fetch once the caller's gates are open.
+func (s *stub) fetch(ctx context.Context, req *http.Request) (*http.Response, error) {
 	req = req.WithContext(ctx)
 	if req.Body == nil {
 		req.Body = http.NoBody
@@ -55,12 +72,31 @@ func (s *stub) Fetch(ctx context.Context, req *http.Request) (*http.Response, er
 }
 
 // ServeHTTP implements worker.Stub: the object writes straight to w and may
-// accept a WebSocket upgrade.
+// accept a WebSocket upgrade. Called from an object's event, the call opens
+// that event's gates (worker.Await); when they fail before the call, it
+// answers 503 without making it.
 func (s *stub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.err != nil {
 		http.Error(w, s.err.Error(), http.StatusBadRequest)
 		return
 	}
+	called := false
+	err := worker.Await(r.Context(), func() error {
+		called = true
+		s.serve(w, r)
+		return nil
+	})
+	switch {
+	case err != nil && !called:
+		w.Header().Set("Retry-After", worker.RetryAfter)
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+	case err != nil:
+		s.rt.log.Warn("object call returned to a reset object", "object", s.id, "err", err)
+	}
+}
+
+// serve is ServeHTTP once the caller's gates are open.
+func (s *stub) serve(w http.ResponseWriter, r *http.Request) {
 	var started, ran bool
 	err := s.rt.event(r.Context(), s.id, func(ctx context.Context, in *instance) error {
 		ran = true
@@ -144,7 +180,7 @@ func errorStatus(err error) int {
 		return http.StatusServiceUnavailable
 	case errors.Is(err, worker.ErrInvalidObjectID):
 		return http.StatusBadRequest
-	case errors.Is(err, ErrCallCycle):
+	case errors.Is(err, ErrCallCycle), errors.Is(err, ErrCallDepth):
 		return http.StatusLoopDetected
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable

@@ -22,8 +22,9 @@ type harness struct {
 	opts  Options
 	probe *probe
 	rt    Runtime
-	ns    worker.ObjectNamespace // ProbeClass, bound as "PROBE"
-	other worker.ObjectNamespace // OtherClass, bound as "OTHER"
+	ns     worker.ObjectNamespace // ProbeClass, bound as "PROBE"
+	other  worker.ObjectNamespace // OtherClass, bound as "OTHER"
+	strict worker.ObjectNamespace // StrictClass, bound as "STRICT"
 }
 
 // defaultOptions are quick enough for tests and slow enough not to evict
@@ -69,7 +70,11 @@ func (h *harness) start() {
 	if err != nil {
 		t.Fatalf("bind %s: %v", OtherClass, err)
 	}
-	h.rt, h.ns, h.other = rt, ns, other
+	strict, err := rt.Namespace("STRICT", StrictClass)
+	if err != nil {
+		t.Fatalf("bind %s: %v", StrictClass, err)
+	}
+	h.rt, h.ns, h.other, h.strict = rt, ns, other, strict
 }
 
 // restart closes the runtime and opens a new one over the same store.
@@ -88,13 +93,19 @@ func (h *harness) stub(name string) worker.Stub { return h.ns.Get(h.ns.IDFromNam
 
 // call runs fn inside the object behind s, in its turn, through Stub.Fetch.
 func (h *harness) call(s worker.Stub, fn func(ctx context.Context, o *probeObject) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	return h.callFrom(ctx, s, fn)
+}
+
+// callFrom is call with the caller's context: from inside an object's
+// event, the event's.
+func (h *harness) callFrom(ctx context.Context, s worker.Stub, fn func(ctx context.Context, o *probeObject) error) error {
 	id := h.probe.addCall(fn)
 	req, err := http.NewRequest(http.MethodPost, "http://object/call/"+strconv.FormatInt(id, 10), nil)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	resp, err := s.Fetch(ctx, req)
 	if err != nil {
 		return err

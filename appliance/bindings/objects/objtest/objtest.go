@@ -15,8 +15,8 @@
 //		})
 //	}
 //
-// The suite registers the object classes ProbeClass and OtherClass with
-// worker.RegisterObject (once per process).
+// The suite registers the object classes ProbeClass, OtherClass and
+// StrictClass with worker.RegisterObject (once per process).
 package objtest
 
 import (
@@ -61,10 +61,12 @@ type Options struct {
 // be there, and the fleet secret must be the same.
 type Opener func(t *testing.T, o Options) Runtime
 
-// The object classes the suite registers.
+// The object classes the suite registers. StrictClass is the probe
+// registered with worker.WithConcurrency(worker.Strict).
 const (
-	ProbeClass = "objtest.Probe"
-	OtherClass = "objtest.Other"
+	ProbeClass  = "objtest.Probe"
+	OtherClass  = "objtest.Other"
+	StrictClass = "objtest.Strict"
 )
 
 var registerOnce sync.Once
@@ -74,6 +76,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Opener) {
 	registerOnce.Do(func() {
 		worker.RegisterObject(ProbeClass, newProbeObject)
 		worker.RegisterObject(OtherClass, newProbeObject)
+		worker.RegisterObject(StrictClass, newProbeObject, worker.WithConcurrency(worker.Strict))
 	})
 	tests := []struct {
 		name string
@@ -107,6 +110,12 @@ func Run(t *testing.T, newStore func(t *testing.T) Opener) {
 		{"RPC", testRPC},
 		{"RPCStream", testRPCStream},
 		{"Hibernation", testHibernation},
+		{"GateOpensWhileAwaitingACall", testGateOpensForCalls},
+		{"GateStaysClosedForStorage", testGateClosedForStorage},
+		{"BlockConcurrencyWhileKeepsTheGateClosed", testGateBlockConcurrencyWhile},
+		{"CallBackIntoAWaitingObject", testCallBack},
+		{"StrictClassRefusesCallCycles", testStrictCycle},
+		{"DrainWaitsForEventsAwaitingCalls", testGateDrain},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
