@@ -27,8 +27,8 @@ type instance struct {
 	unloaded chan struct{} // closed when teardown finished
 
 	// Guarded by rt.mu.
-	pending  int // events counted by enter, up to leave
-	active   int // events that got the turn and have not ended (gates.go)
+	pending  int           // events counted by enter, up to leave
+	active   int           // events that got the turn and have not ended (gates.go)
 	quiet    chan struct{} // closed when active drops to 0
 	lastUsed time.Time
 	gone     bool // out of rt.instances; waiting events retry elsewhere

@@ -17,11 +17,11 @@ import (
 
 // harness is one test's runtime, probe and namespaces.
 type harness struct {
-	t     *testing.T
-	open  Opener
-	opts  Options
-	probe *probe
-	rt    Runtime
+	t      *testing.T
+	open   Opener
+	opts   Options
+	probe  *probe
+	rt     Runtime
 	ns     worker.ObjectNamespace // ProbeClass, bound as "PROBE"
 	other  worker.ObjectNamespace // OtherClass, bound as "OTHER"
 	strict worker.ObjectNamespace // StrictClass, bound as "STRICT"
