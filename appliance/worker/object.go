@@ -8,8 +8,10 @@ import (
 	"net/http"
 )
 
-// Object is an instance of an object class. Its methods are called one at a
-// time: the host never runs two events of one object concurrently.
+// Object is an instance of an object class. Its events run one at a time,
+// except that while an event of a Gated class (the default) awaits a call
+// that leaves the object, other events may run: see Concurrency for the
+// input and output gates.
 type Object interface {
 	// Fetch handles a request sent to the object through a Stub. To accept a
 	// WebSocket, call State.AcceptWebSocket.

@@ -59,7 +59,10 @@ func (s *State) AcceptWebSocket(w http.ResponseWriter, r *http.Request, tags ...
 // of them for "".
 func (s *State) GetWebSockets(tag string) []*WebSocket { return s.host.WebSockets(tag) }
 
-// BlockConcurrencyWhile runs fn while no other event of the object runs.
+// BlockConcurrencyWhile runs fn while no other event of the object runs:
+// the input gate stays closed until fn returns, even while fn awaits a call
+// (see Concurrency). A call back into the object from inside fn fails with
+// a call-cycle error rather than waiting forever.
 //
 // Called from the object class constructor, fn is queued and runs before the
 // object's first event (the constructor must not block); if it fails, the

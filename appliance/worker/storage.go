@@ -94,7 +94,9 @@ const (
 //
 // Calls are meant to be made from the object's turn (its Fetch, Alarm and
 // WebSocket handlers, or BlockConcurrencyWhile). Each call outside
-// Transaction is atomic on its own.
+// Transaction is atomic on its own, and no call opens the input gate: the
+// calls one event makes between two awaited calls run with no other event
+// in between (see Concurrency).
 type Storage struct {
 	backend StorageBackend
 	alarms  AlarmStore

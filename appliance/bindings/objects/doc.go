@@ -1,7 +1,9 @@
 // Package objects is the Durable Objects runtime of a replica: it creates
 // object instances on demand, delivers their events (requests, alarms,
-// WebSocket messages and closes) one at a time, runs their alarms, evicts
-// idle instances and drains gracefully.
+// WebSocket messages and closes) through the object's input and output
+// gates (gates.go; one at a time, but for events of a Gated class that
+// await calls), runs their alarms, evicts idle instances and drains
+// gracefully.
 //
 // The runtime is mode-agnostic. Everything that differs between local mode
 // and central mode sits behind small interfaces declared here (seams.go):
