@@ -3,6 +3,7 @@ package objcentral_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,6 +47,7 @@ func (p *probe) alarmRuns(name string) []string {
 
 type counter struct {
 	state   *worker.State
+	env     *worker.Env
 	replica string
 	probe   *probe
 }
@@ -56,7 +58,7 @@ var (
 )
 
 func newCounter(state *worker.State, env *worker.Env) worker.Object {
-	c := &counter{state: state}
+	c := &counter{state: state, env: env}
 	c.replica, _ = env.Var(varReplica)
 	if key, ok := env.Var(varProbe); ok {
 		if p, ok := probes.Load(key); ok {
@@ -73,10 +75,15 @@ func newCounter(state *worker.State, env *worker.Env) worker.Object {
 //	GET  /whoami       answers replica, object name, path, query and Authorization
 //	POST /alarm?ms=N   sets the alarm N ms from now
 //	GET  /ws           accepts a WebSocket that echoes "<replica>:<message>"
+//	POST /bounce?to=B  increments, calls B's /back?to=<itself> through the
+//	                   COUNTER binding, and answers "<its n after>|<B's answer>"
+//	POST /back?to=A    answers A's /inc (a call back into A)
 func (c *counter) Fetch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	s := c.state.Storage
 	switch {
+	case r.URL.Path == "/bounce" || r.URL.Path == "/back":
+		c.relay(w, r)
 	case r.URL.Path == "/inc":
 		n, err := c.read(ctx)
 		if err == nil {
@@ -110,6 +117,47 @@ func (c *counter) Fetch(w http.ResponseWriter, r *http.Request) {
 }
 
 // read returns the counter, creating its table on first use.
+// relay serves /bounce and /back.
+func (c *counter) relay(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	to := r.URL.Query().Get("to")
+	path := "/inc"
+	if r.URL.Path == "/bounce" {
+		n, err := c.read(ctx)
+		if err == nil {
+			_, err = c.state.Storage.Exec(ctx, "INSERT INTO c (k, n) VALUES (0, ?) ON CONFLICT (k) DO UPDATE SET n = excluded.n", n+1)
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		path = "/back?to=" + c.state.ID.Name()
+	}
+	ns := c.env.Object("COUNTER")
+	req, _ := http.NewRequest(http.MethodPost, "http://object"+path, nil)
+	resp, err := ns.Get(ns.IDFromName(to)).Fetch(ctx, req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		http.Error(w, fmt.Sprintf("%s of %s: %d %s", path, to, resp.StatusCode, body), http.StatusBadGateway)
+		return
+	}
+	if r.URL.Path == "/back" {
+		w.Write(body)
+		return
+	}
+	n, err := c.read(ctx)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	fmt.Fprintf(w, "%d|%s", n, body)
+}
+
 func (c *counter) read(ctx context.Context) (int64, error) {
 	s := c.state.Storage
 	if _, err := s.Exec(ctx, "CREATE TABLE IF NOT EXISTS c (k INTEGER PRIMARY KEY, n INTEGER NOT NULL)"); err != nil {
