@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gorilla/websocket"
+
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -331,4 +333,55 @@ func testGateDrain(t *testing.T, newStore func(*testing.T) Opener) {
 		}
 		return nil
 	})
+}
+
+// testGateHandlers: alarm and WebSocket message handlers open the gate
+// while they await a call, as fetches do.
+func testGateHandlers(t *testing.T, newStore func(*testing.T) Opener) {
+	h := newHarness(t, newStore, nil)
+	b := h.other.Get(h.other.IDFromName("gate-handlers-b"))
+	for _, kind := range []string{"alarm", "websocket"} {
+		called, release := make(chan struct{}), make(chan struct{})
+		handler := make(chan error, 1)
+		await := func(ctx context.Context) {
+			handler <- h.callFrom(ctx, b, func(context.Context, *probeObject) error {
+				close(called)
+				return waitFor(release, "the test to end the call")
+			})
+		}
+		a := "gate-" + kind
+		switch kind {
+		case "alarm":
+			h.probe.setAlarm(func(ctx context.Context, _ *probeObject, _ worker.AlarmInfo) error {
+				await(ctx)
+				return nil
+			})
+			h.mustCall(h.stub(a), func(ctx context.Context, o *probeObject) error {
+				return o.State.Storage.SetAlarm(ctx, time.Now().Add(10*time.Millisecond))
+			})
+		case "websocket":
+			h.probe.setMessage(func(ctx context.Context, _ *probeObject, _ *worker.WebSocket, _ int, _ []byte) { await(ctx) })
+			c := dial(t, h.wsServer(), a)
+			if err := c.WriteMessage(websocket.TextMessage, []byte("call")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := waitFor(called, "the "+kind+" handler's call"); err != nil {
+			t.Fatal(err)
+		}
+		fetched := make(chan error, 1)
+		go func() { fetched <- h.call(h.stub(a), func(context.Context, *probeObject) error { return nil }) }()
+		select {
+		case err := <-fetched:
+			if err != nil {
+				t.Errorf("a fetch while the %s handler awaited a call: %v", kind, err)
+			}
+		case <-time.After(gateWait):
+			t.Fatalf("no fetch ran while the %s handler awaited a call", kind)
+		}
+		close(release)
+		if err := result(t, handler, "the "+kind+" handler"); err != nil {
+			t.Errorf("the %s handler's call: %v", kind, err)
+		}
+	}
 }

@@ -116,6 +116,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Opener) {
 		{"CallBackIntoAWaitingObject", testCallBack},
 		{"StrictClassRefusesCallCycles", testStrictCycle},
 		{"DrainWaitsForEventsAwaitingCalls", testGateDrain},
+		{"GateOpensInAlarmAndWebSocketHandlers", testGateHandlers},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
