@@ -77,7 +77,7 @@ func newCounter(state *worker.State, env *worker.Env) worker.Object {
 //	GET  /ws           accepts a WebSocket that echoes "<replica>:<message>"
 //	POST /bounce?to=B  increments, calls B's /back?to=<itself> through the
 //	                   COUNTER binding, and answers "<its n after>|<B's answer>"
-//	POST /back?to=A    answers A's /inc (a call back into A)
+//	POST /back?to=A    increments, and answers A's /inc (a call back into A)
 func (c *counter) Fetch(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	s := c.state.Storage
@@ -121,16 +121,16 @@ func (c *counter) Fetch(w http.ResponseWriter, r *http.Request) {
 func (c *counter) relay(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	to := r.URL.Query().Get("to")
+	n, err := c.read(ctx)
+	if err == nil {
+		_, err = c.state.Storage.Exec(ctx, "INSERT INTO c (k, n) VALUES (0, ?) ON CONFLICT (k) DO UPDATE SET n = excluded.n", n+1)
+	}
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
 	path := "/inc"
 	if r.URL.Path == "/bounce" {
-		n, err := c.read(ctx)
-		if err == nil {
-			_, err = c.state.Storage.Exec(ctx, "INSERT INTO c (k, n) VALUES (0, ?) ON CONFLICT (k) DO UPDATE SET n = excluded.n", n+1)
-		}
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusServiceUnavailable)
-			return
-		}
 		path = "/back?to=" + c.state.ID.Name()
 	}
 	ns := c.env.Object("COUNTER")
@@ -150,8 +150,7 @@ func (c *counter) relay(w http.ResponseWriter, r *http.Request) {
 		w.Write(body)
 		return
 	}
-	n, err := c.read(ctx)
-	if err != nil {
+	if n, err = c.read(ctx); err != nil {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
 		return
 	}

@@ -3,11 +3,15 @@ package objcentral_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/libsqlserver"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestCallBackAcrossReplicas: counter a, held by one replica, calls
@@ -69,5 +73,53 @@ func TestCallBackAcrossReplicas(t *testing.T) {
 	}
 	if code, body := rs[1].do(t, http.MethodGet, a, "/get"); code != http.StatusOK || body != "4" {
 		t.Errorf("counter a = %d %q, want 4 (two bounces, each incremented before and in the call back)", code, body)
+	}
+}
+
+// TestStaleHolderCallIsRefused: a holder paused past its lease (it
+// neither renews nor notices expiry) writes and then calls another
+// object. The commit that must come before the call is fenced at the
+// primary, so the call is never made and the caller gets the error: the
+// callee never learns of a write that was lost.
+func TestStaleHolderCallIsRefused(t *testing.T) {
+	b := newBackend(t, libsqlserver.Start(t))
+	var (
+		mu  sync.Mutex
+		nss = map[string]worker.ObjectNamespace{}
+	)
+	env := func(name string) func(string) *worker.Env {
+		return func(string) *worker.Env {
+			mu.Lock()
+			defer mu.Unlock()
+			return worker.NewEnv("test", worker.Bindings{
+				Vars:    map[string]string{varReplica: name},
+				Objects: map[string]worker.ObjectNamespace{"COUNTER": nss[name]},
+			})
+		}
+	}
+	paused := startReplica(t, b, nil, replicaOptions{name: "paused", leaseClock: newFakeClock(), ttl: lease.MinTTL, env: env("paused")})
+	// The other replica believes it is alone, so it takes the object as
+	// soon as the paused holder's lease expires on the server.
+	other := startReplica(t, b, nil, replicaOptions{name: "other", ttl: lease.MinTTL, env: env("other")})
+	mu.Lock()
+	nss["paused"], nss["other"] = paused.ns, other.ns
+	mu.Unlock()
+
+	if code, body := paused.do(t, http.MethodPost, "a", "/inc"); code != http.StatusOK {
+		t.Fatalf("increment on the holder: %d %s", code, body)
+	}
+	wait.For(t, "the other replica to take the object over", func() bool {
+		other.do(t, http.MethodGet, "a", "/get")
+		return holder(t, other, "a") == "other"
+	})
+	code, body := paused.do(t, http.MethodPost, "a", "/bounce?to=callee")
+	if code == http.StatusOK || !strings.Contains(body, "fenced") {
+		t.Errorf("stale holder /bounce: %d %q, want the fenced commit's error", code, body)
+	}
+	if code, body := other.do(t, http.MethodGet, "callee", "/get"); code != http.StatusOK || body != "0" {
+		t.Errorf("callee = %d %q, want 0: the stale holder's call was made although its write was lost", code, body)
+	}
+	if code, body := other.do(t, http.MethodGet, "a", "/get"); code != http.StatusOK || body != "1" {
+		t.Errorf("a = %d %q, want 1: the stale holder's write landed", code, body)
 	}
 }
