@@ -12,7 +12,9 @@
 // A worker implements any of Fetcher, Scheduler and QueueConsumer. An object
 // class is a constructor that receives the object's State and the worker's
 // Env and returns an Object; the object may also implement Alarmer,
-// WebSocketMessageHandler and WebSocketCloseHandler.
+// WebSocketMessageHandler and WebSocketCloseHandler. Its events share it
+// through Cloudflare's input and output gates unless the class registers
+// with WithConcurrency(Strict) (see Concurrency).
 //
 // Bindings (D1 databases, R2 buckets, KV namespaces, queues, object
 // namespaces and plain variables) reach code through Env. Their semantics
