@@ -64,6 +64,20 @@ func holdsTurn(ctx context.Context, in *instance) bool {
 	return false
 }
 
+// awaitingInstance is the instance of object k that an event up ctx's
+// call chain belongs to when that event awaits a call with its gate open.
+// A call back into the object joins that instance even when it is being
+// released or drained (detached: new events wait for it to stop), since
+// the event it serves is in flight there and waits for it.
+func awaitingInstance(ctx context.Context, k objKey) *instance {
+	for c, _ := ctx.Value(turnKey{}).(*turnChain); c != nil; c = c.parent {
+		if c.in.key == k && c.parked.Load() && !c.ended.Load() {
+			return c.in
+		}
+	}
+	return nil
+}
+
 // callDepth is the number of object events up ctx's call chain.
 func callDepth(ctx context.Context) int {
 	n := 0

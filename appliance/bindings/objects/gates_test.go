@@ -16,6 +16,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
 	"github.com/dwk/fleet/appliance/worker"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // hookClass objects run the function registered in hooks under their
@@ -269,5 +270,71 @@ func TestReleaseWaitsForEventsAwaitingCalls(t *testing.T) {
 	close(rel)
 	if got := <-third; got != "ok" {
 		t.Errorf("the event after the release: %q, want ok", got)
+	}
+}
+
+// TestReleaseLetsACallBackFinish: while a release waits for an event that
+// awaits a call, a call back into the object from that call (A→B→A) runs
+// on the instance being released, so the event, and then the release,
+// finish at once instead of at a deadline.
+func TestReleaseLetsACallBackFinish(t *testing.T) {
+	called, release := make(chan struct{}), make(chan struct{})
+	var name func(string) string
+	rt, ns, name := hookRuntime(t, nil, map[string]hookFunc{
+		"a": func(w http.ResponseWriter, r *http.Request, h hook) {
+			if r.URL.Query().Get("back") != "" {
+				io.WriteString(w, "back")
+				return
+			}
+			got, err := h.call(r.Context(), name("b"), "")
+			if err != nil {
+				got = err.Error()
+			}
+			io.WriteString(w, got)
+		},
+		"b": func(w http.ResponseWriter, r *http.Request, h hook) {
+			close(called)
+			<-release
+			got, err := h.call(r.Context(), name("a"), "back=1")
+			if err != nil {
+				got = err.Error()
+			}
+			io.WriteString(w, got)
+		},
+	})
+	a := ns.Get(ns.IDFromName(name("a")))
+	first := make(chan string, 1)
+	go func() {
+		got, err := fetchBody(t, a, "http://x/")
+		if err != nil {
+			got = err.Error()
+		}
+		first <- got
+	}()
+	<-called
+	type released struct {
+		ok  bool
+		err error
+	}
+	done := make(chan released, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		ok, err := rt.Release(ctx, a.ID())
+		done <- released{ok, err}
+	}()
+	// The release detaches the object (a and b were in memory) and waits.
+	wait.For(t, "the release to detach the object", func() bool { return rt.ActiveObjects() == 1 })
+	close(release)
+	select {
+	case got := <-first:
+		if got != "back" {
+			t.Errorf("A→B→A during a release answered %q, want back", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("A→B→A during a release did not finish")
+	}
+	if r := <-done; !r.ok || r.err != nil {
+		t.Errorf("Release = %v, %v; want true, nil", r.ok, r.err)
 	}
 }

@@ -69,8 +69,10 @@ func (in *instance) setDB(db ObjectDB) {
 	}
 }
 
-// enter finds or creates the instance of id and counts an event on it.
-func (rt *Runtime) enter(id worker.ObjectID) (*instance, error) {
+// enter finds or creates the instance of id and counts an event on it. A
+// call back into an object whose event up ctx's call chain awaits it joins
+// that event's instance (see awaitingInstance).
+func (rt *Runtime) enter(ctx context.Context, id worker.ObjectID) (*instance, error) {
 	k := keyOf(id)
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
@@ -79,6 +81,10 @@ func (rt *Runtime) enter(id worker.ObjectID) (*instance, error) {
 		return nil, ErrNotOpen
 	case stateClosed:
 		return nil, ErrClosed
+	}
+	if in := awaitingInstance(ctx, k); in != nil && !in.down {
+		rt.countEventLocked(in)
+		return in, nil
 	}
 	if rt.state == stateDraining {
 		// Existing objects too: a drain must reach idle quickly so their
@@ -136,7 +142,7 @@ func (rt *Runtime) leave(in *instance) {
 // event runs fn in the turn of object id, starting its instance if needed.
 func (rt *Runtime) event(ctx context.Context, id worker.ObjectID, fn func(context.Context, *instance) error) error {
 	for {
-		in, err := rt.enter(id)
+		in, err := rt.enter(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -168,7 +174,7 @@ func (in *instance) runEvent(ctx context.Context, gated bool, fn func(context.Co
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	if in.isGone() {
+	if in.isGone() && awaitingInstance(ctx, in.key) != in {
 		<-in.turn
 		return errGone
 	}
