@@ -77,7 +77,26 @@ type Gate interface {
 	// storage failed, its lease was lost, it was released past a
 	// deadline), in which case the event should answer with the error.
 	Open(ctx context.Context) (resume func() error, err error)
+	// Confirm makes the event's writes durable, keeping the input gate
+	// closed: for calls made by work that runs beside the event
+	// (WaitUntil), which must not let other events in while the event's
+	// own code runs.
+	Confirm(ctx context.Context) error
 }
+
+// besideGate is the gate of work started with WaitUntil from an object's
+// event: its calls wait for the event's writes to be durable but never
+// open the event's input gate.
+type besideGate struct{ g Gate }
+
+func (b besideGate) Open(ctx context.Context) (func() error, error) {
+	if err := b.g.Confirm(ctx); err != nil {
+		return nil, err
+	}
+	return func() error { return nil }, nil
+}
+
+func (b besideGate) Confirm(ctx context.Context) error { return b.g.Confirm(ctx) }
 
 type gateKey struct{}
 

@@ -56,5 +56,10 @@ func WaitUntil(ctx context.Context, fn func(ctx context.Context)) error {
 	if !ok {
 		return ErrNoWaitUntil
 	}
+	if g, ok := ctx.Value(gateKey{}).(Gate); ok {
+		// Started by an object's event: fn's calls keep its output gate,
+		// but never open its input gate while the event's code runs.
+		ctx = WithGate(ctx, besideGate{g})
+	}
 	return b.Go(ctx, fn)
 }

@@ -121,6 +121,17 @@ func (c *turnChain) Open(ctx context.Context) (func() error, error) {
 	return c.resume, nil
 }
 
+// Confirm implements worker.Gate: the output gate alone.
+func (c *turnChain) Confirm(ctx context.Context) error {
+	if c.ended.Load() {
+		return nil
+	}
+	if err := c.in.confirm(ctx); err != nil {
+		return fmt.Errorf("object %s: make its writes durable: %w", c.in.id, err)
+	}
+	return nil
+}
+
 // resume ends one call opened by Open; the last one waits for the turn
 // again. It fails with worker.ErrObjectReset when the instance stopped
 // meanwhile.

@@ -338,3 +338,69 @@ func TestReleaseLetsACallBackFinish(t *testing.T) {
 		t.Errorf("Release = %v, %v; want true, nil", r.ok, r.err)
 	}
 }
+
+// goBackground is a worker.Background that runs work in goroutines.
+type goBackground struct{ wg sync.WaitGroup }
+
+var _ worker.Background = (*goBackground)(nil)
+
+func (b *goBackground) Go(parent context.Context, fn func(context.Context)) error {
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		fn(context.WithoutCancel(parent))
+	}()
+	return nil
+}
+
+// TestWaitUntilWorkKeepsTheGateClosed: a call made by work an event
+// started with WaitUntil does not open the event's input gate while the
+// event's own code runs.
+func TestWaitUntilWorkKeepsTheGateClosed(t *testing.T) {
+	called, release := make(chan struct{}), make(chan struct{})
+	var (
+		rt   *objects.Runtime
+		name func(string) string
+	)
+	rt, ns, name := hookRuntime(t, nil, map[string]hookFunc{
+		"a": func(w http.ResponseWriter, r *http.Request, h hook) {
+			err := worker.WaitUntil(r.Context(), func(ctx context.Context) {
+				if _, err := h.call(ctx, name("b"), ""); err != nil {
+					t.Errorf("the call made by waitUntil work: %v", err)
+				}
+			})
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			select {
+			case <-called:
+			case <-time.After(10 * time.Second):
+				http.Error(w, "the waitUntil work made no call", http.StatusInternalServerError)
+				return
+			}
+			fmt.Fprint(w, rt.Stats().GateOpens)
+		},
+		"b": func(http.ResponseWriter, *http.Request, hook) {
+			close(called)
+			select {
+			case <-release:
+			case <-time.After(10 * time.Second):
+			}
+		},
+	})
+	bg := &goBackground{}
+	ctx := worker.WithBackground(context.Background(), bg)
+	req, _ := http.NewRequest(http.MethodGet, "http://x/", nil)
+	resp, err := ns.Get(ns.IDFromName(name("a"))).Fetch(ctx, req)
+	close(release)
+	bg.wg.Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if string(body) != "0" {
+		t.Errorf("gate opens while the event ran beside its waitUntil call: %q, want 0", body)
+	}
+}
