@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/dwk/fleet/appliance/fleet/protocol"
 )
 
 var client = &http.Client{Timeout: 30 * time.Second}
@@ -15,6 +17,38 @@ var client = &http.Client{Timeout: 30 * time.Second}
 // the serving member.
 func post(url string, out any) (int, string, error) {
 	return do("POST", url, out)
+}
+
+// postAsFrontDoor is post, sent again (up to 5 times, 200ms apart) while
+// the replica gives the protocol's retry answer, which says that nothing
+// took effect: the front door replays such an answer, and a replica on a
+// loaded machine may give one while it briefly cannot reach its stores.
+func postAsFrontDoor(url string, out any) (int, string, error) {
+	for i := 0; ; i++ {
+		var retry bool
+		c := *client
+		c.Transport = retrySpy{&retry}
+		req, err := http.NewRequest("POST", url, nil)
+		if err != nil {
+			return 0, "", err
+		}
+		code, member, err := sendVia(&c, req, out)
+		if !retry || i == 4 {
+			return code, member, err
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// retrySpy notes whether a response was a retry answer.
+type retrySpy struct{ retry *bool }
+
+func (s retrySpy) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err == nil {
+		*s.retry = protocol.IsRetry(resp.StatusCode, resp.Header)
+	}
+	return resp, err
 }
 
 // postJSON sends body as JSON.

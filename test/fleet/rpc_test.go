@@ -43,7 +43,7 @@ func TestObjectRPCAcrossReplicas(t *testing.T) {
 			Name  string `json:"name"`
 			Value int64  `json:"value"`
 		}
-		if _, _, err := post(r.Public+"/counter/"+a+"/give?to="+b+"&by=10", &got); err != nil {
+		if _, _, err := postAsFrontDoor(r.Public+"/counter/"+a+"/give?to="+b+"&by=10", &got); err != nil {
 			t.Fatal(err)
 		}
 		if want := int64(1 + 10*(i+1)); got.Name != b || got.Value != want {
