@@ -196,7 +196,10 @@ func (c *Cache) Holder(ctx context.Context, k Key) (holder string, ok bool) {
 	c.mu.Unlock()
 
 	if leader {
-		c.read(ctx, k, cl)
+		// On its own goroutine: the round trip's deep stack would
+		// otherwise stay with the request's goroutine, which a handler
+		// that keeps it (a WebSocket served in process) holds on to.
+		go c.read(ctx, k, cl)
 	}
 	wait, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
