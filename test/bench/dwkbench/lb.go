@@ -27,24 +27,38 @@ func benchLB(ctx context.Context, o options) (Section, error) {
 
 // socketFigures are the memory figures of idle WebSockets, which the table
 // shows only as text: per socket direct ("ws.direct.heap"), through the
-// front door ("ws.front_door.heap"), the front door's own cost
-// ("ws.cost.heap") and that cost for 10,000 sockets ("ws.cost_10k.heap");
+// front door to another member ("ws.front_door.heap"), the front door's
+// own cost ("ws.cost.heap") and that cost for 10,000 sockets
+// ("ws.cost_10k.heap"); through the front door to its own member
+// ("ws.own.heap") and the front door's cost of those ("ws.own_cost.heap");
 // each also as ".rss".
 func socketFigures(socks []lbbench.Sockets) map[string]benchdocs.Figure {
-	if len(socks) != 2 {
+	figs := map[string]benchdocs.Figure{}
+	for _, s := range socks {
+		prefix := map[string]string{
+			lbbench.SocketsDirect:    "ws.direct",
+			lbbench.SocketsFrontDoor: "ws.front_door",
+			lbbench.SocketsSelf:      "ws.own",
+		}[s.Name]
+		if prefix == "" {
+			continue
+		}
+		figs[prefix+".heap"] = benchdocs.Bytes(float64(s.HeapPerSocket))
+		figs[prefix+".rss"] = benchdocs.Bytes(float64(s.RSSPerSocket))
+		figs["ws.sockets"] = benchdocs.Count(float64(s.Sockets), "sockets")
+	}
+	if heap, rss, ok := lbbench.SocketCost(socks, lbbench.SocketsFrontDoor); ok {
+		figs["ws.cost.heap"] = benchdocs.Bytes(float64(heap))
+		figs["ws.cost.rss"] = benchdocs.Bytes(float64(rss))
+		figs["ws.cost_10k.heap"] = benchdocs.Bytes(float64(heap) * 10_000)
+		figs["ws.cost_10k.rss"] = benchdocs.Bytes(float64(rss) * 10_000)
+	}
+	if heap, rss, ok := lbbench.SocketCost(socks, lbbench.SocketsSelf); ok {
+		figs["ws.own_cost.heap"] = benchdocs.Bytes(float64(heap))
+		figs["ws.own_cost.rss"] = benchdocs.Bytes(float64(rss))
+	}
+	if len(figs) == 0 {
 		return nil
 	}
-	direct, door := socks[0], socks[1]
-	heap, rss := door.HeapPerSocket-direct.HeapPerSocket, door.RSSPerSocket-direct.RSSPerSocket
-	return map[string]benchdocs.Figure{
-		"ws.sockets":         benchdocs.Count(float64(door.Sockets), "sockets"),
-		"ws.direct.heap":     benchdocs.Bytes(float64(direct.HeapPerSocket)),
-		"ws.direct.rss":      benchdocs.Bytes(float64(direct.RSSPerSocket)),
-		"ws.front_door.heap": benchdocs.Bytes(float64(door.HeapPerSocket)),
-		"ws.front_door.rss":  benchdocs.Bytes(float64(door.RSSPerSocket)),
-		"ws.cost.heap":       benchdocs.Bytes(float64(heap)),
-		"ws.cost.rss":        benchdocs.Bytes(float64(rss)),
-		"ws.cost_10k.heap":   benchdocs.Bytes(float64(heap) * 10_000),
-		"ws.cost_10k.rss":    benchdocs.Bytes(float64(rss) * 10_000),
-	}
+	return figs
 }

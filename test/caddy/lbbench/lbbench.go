@@ -6,8 +6,9 @@
 //     door (Caddy with the dwk modules, members and leases in a real
 //     coordination KV), and (c) through a plain httputil.ReverseProxy;
 //   - memory per idle WebSocket: heap (plus goroutine stacks) and RSS per
-//     socket with Sockets idle WebSockets opened directly and through the
-//     front door.
+//     socket with Sockets idle WebSockets opened directly, through the
+//     front door to rooms on other members (spliced), and through it to
+//     rooms on its own member (handed to the app in process).
 //
 // Everything runs in this process (clients, proxies, app servers), so CPU
 // and memory are the process's: the proxy's own share is the difference

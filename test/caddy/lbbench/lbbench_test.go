@@ -20,7 +20,7 @@ func TestRunSmoke(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Latency) != 4 || len(r.Sockets) != 2 {
+	if len(r.Latency) != 4 || len(r.Sockets) != 3 {
 		t.Fatalf("report has %d latency and %d socket results", len(r.Latency), len(r.Sockets))
 	}
 	for _, l := range r.Latency {

@@ -15,8 +15,10 @@ func report(o Options, lat []Latency, socks []Sockets) *Report {
 			"The proxied rows use objects placed on other members; the in-process row objects placed on the front door's own. "+
 			"CPU is the whole process's (clients, proxy and app servers) per request: a proxy's share is the "+
 			"difference from the direct row, and the last line compares the front door's share with httputil's. "+
-			"Memory per idle WebSocket: %d sockets per side, each to a room on another member (so proxied), "+
-			"heap in use plus goroutine stacks and RSS, after a GC; the front door's own cost is the difference from the direct row.",
+			"Memory per idle WebSocket: %d sockets per side, each to a room on another member (so proxied: a spliced tunnel), "+
+			"and on the last side each to a room on the front door's own member (handed to its app in process); "+
+			"heap in use plus goroutine stacks and RSS, after a GC; the front door's own cost is the difference from the direct row "+
+			"(each side's sockets are closed and let go before the next side opens its own).",
 			o.Concurrency, o.Duration, Rounds, o.Members, o.Sockets),
 		Header:  []string{"target", "req/s", "p50", "p99", "CPU/request", "errors", "p50 vs direct", "CPU vs direct"},
 		Latency: lat,
@@ -42,12 +44,15 @@ func report(o Options, lat []Latency, socks []Sockets) *Report {
 			fmt.Sprintf("heap %s/socket", size(s.HeapPerSocket)), fmt.Sprintf("RSS %s/socket", size(s.RSSPerSocket)),
 		})
 	}
-	if len(socks) == 2 {
-		r.Rows = append(r.Rows, []string{
-			"front door cost per idle WebSocket", "", "", "", "", "",
-			fmt.Sprintf("heap %s", size(socks[1].HeapPerSocket-socks[0].HeapPerSocket)),
-			fmt.Sprintf("RSS %s", size(socks[1].RSSPerSocket-socks[0].RSSPerSocket)),
-		})
+	costs := []struct{ side, row string }{
+		{SocketsFrontDoor, "front door cost per idle WebSocket"},
+		{SocketsSelf, "front door cost per idle WebSocket to its own replica"},
+	}
+	for _, c := range costs {
+		heap, rss, ok := SocketCost(socks, c.side)
+		if ok {
+			r.Rows = append(r.Rows, []string{c.row, "", "", "", "", "", fmt.Sprintf("heap %s", size(heap)), fmt.Sprintf("RSS %s", size(rss))})
+		}
 	}
 	return r
 }
@@ -74,4 +79,23 @@ func ProxyShare(lat []Latency) (float64, bool) {
 		return 0, false
 	}
 	return float64(door-direct) / float64(hu-direct), true
+}
+
+// SocketCost is the memory per idle WebSocket of the named side minus the
+// direct side's (heap plus stacks, and RSS); ok is false when either side
+// is missing.
+func SocketCost(socks []Sockets, side string) (heap, rss int64, ok bool) {
+	var direct, s *Sockets
+	for i := range socks {
+		switch socks[i].Name {
+		case SocketsDirect:
+			direct = &socks[i]
+		case side:
+			s = &socks[i]
+		}
+	}
+	if direct == nil || s == nil {
+		return 0, 0, false
+	}
+	return s.HeapPerSocket - direct.HeapPerSocket, s.RSSPerSocket - direct.RSSPerSocket, true
 }

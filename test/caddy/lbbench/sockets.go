@@ -25,19 +25,30 @@ type Sockets struct {
 	RSSPerSocket int64 `json:"rss_per_socket_bytes"`
 }
 
-// sockets opens o.Sockets idle WebSockets directly to an app server and
-// then through the front door (one chat room object per socket, each placed
-// on another member, so every socket is proxied), and measures the memory
-// they hold.
+// Names of the socket sides.
+const (
+	SocketsDirect    = "idle WebSockets direct to an app server"
+	SocketsFrontDoor = "idle WebSockets through the front door"
+	SocketsSelf      = "idle WebSockets through the front door to its own replica (in process)"
+)
+
+// sockets opens o.Sockets idle WebSockets directly to an app server, then
+// through the front door to rooms placed on other members (each socket
+// proxied), then through the front door to rooms placed on its own member
+// (each handed to the app in process), and measures the memory they hold.
 func (e *env) sockets(ctx context.Context, o Options) ([]Sockets, error) {
-	rooms := e.names("ChatRoom", o.Sockets, false)
-	sides := []struct{ name, base string }{
-		{"idle WebSockets direct to an app server", e.appURLs[0]},
-		{"idle WebSockets through the front door", e.fdURL},
+	remote := e.names("ChatRoom", o.Sockets, false)
+	sides := []struct {
+		name, base string
+		rooms      []string
+	}{
+		{SocketsDirect, e.appURLs[0], remote},
+		{SocketsFrontDoor, e.fdURL, remote},
+		{SocketsSelf, e.fdURL, e.names("ChatRoom", o.Sockets, true)},
 	}
 	var out []Sockets
 	for _, s := range sides {
-		r, err := measureSockets(ctx, s.name, "ws"+strings.TrimPrefix(s.base, "http"), rooms)
+		r, err := measureSockets(ctx, s.name, "ws"+strings.TrimPrefix(s.base, "http"), s.rooms)
 		if err != nil {
 			return nil, err
 		}
@@ -50,13 +61,15 @@ func (e *env) sockets(ctx context.Context, o Options) ([]Sockets, error) {
 // they hold.
 func measureSockets(ctx context.Context, name, base string, rooms []string) (Sockets, error) {
 	n := len(rooms)
+	goroutines := runtime.NumGoroutine()
 	heap0, rss0 := memory()
 	conns := make([]*websocket.Conn, 0, n)
-	defer func() {
+	closeAll := func() {
 		for _, c := range conns {
 			c.Close()
 		}
-	}()
+	}
+	defer closeAll()
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
 	for i, room := range rooms {
 		c, _, err := d.DialContext(ctx, fmt.Sprintf("%s/chat/rooms/%s/ws", base, room), nil)
@@ -73,11 +86,39 @@ func measureSockets(ctx context.Context, name, base string, rooms []string) (Soc
 		}
 	}
 	heap1, rss1 := memory()
+	closeAll()
+	conns = nil
+	// The next side's baseline must not hold this side's sockets.
+	if err := settle(ctx, goroutines+settleSlack); err != nil {
+		return Sockets{}, fmt.Errorf("%s: %w", name, err)
+	}
 	return Sockets{
 		Name: name, Sockets: n,
 		HeapPerSocket: (heap1 - heap0) / int64(n),
 		RSSPerSocket:  (rss1 - rss0) / int64(n),
 	}, nil
+}
+
+// settleSlack is how many more goroutines than before a side may be left
+// running once its sockets are closed (background work of the proxies).
+const settleSlack = 16
+
+// settleWait bounds the wait for closed sockets to be let go.
+const settleWait = 10 * time.Second
+
+// settle waits until no more than max goroutines run, so that the sockets
+// just closed have been let go on both ends.
+func settle(ctx context.Context, max int) error {
+	ctx, cancel := context.WithTimeout(ctx, settleWait)
+	defer cancel()
+	for runtime.NumGoroutine() > max {
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%d goroutines still run %v after closing the sockets (at most %d expected)", runtime.NumGoroutine(), settleWait, max)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
 }
 
 // memory returns the heap in use plus goroutine stacks, and the resident
