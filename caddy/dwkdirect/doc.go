@@ -11,10 +11,14 @@
 //     with the body (up to replay_body bytes) sent again.
 //   - WebSocket upgrades for objects held by another member are spliced: the
 //     handler dials the member, relays the handshake and, after 101, copies
-//     bytes between the two TCP connections with goroutines that hold no
-//     buffer while the socket is idle (see splice.go). When the front door
-//     stops, each tunnel gets a close frame 1012 (service restart) on the
-//     client side, so clients reconnect to another replica.
+//     bytes between the two connections (see splice.go). On Linux, when
+//     both are plain TCP sockets, an idle tunnel runs no goroutine and
+//     holds no buffer: one poller per process (epoll, poller_linux.go)
+//     waits for the sockets of every idle tunnel and starts a relay for a
+//     side when bytes arrive. Otherwise (TLS on either side, other systems)
+//     each direction runs a goroutine parked on its socket. When the front
+//     door stops, each tunnel gets a close frame 1012 (service restart) on
+//     the client side, so clients reconnect to another replica.
 //
 // Everything else, and every case these cannot serve (a failed dial, a
 // retry answer from the member), goes to the wrapped reverse_proxy, which

@@ -48,13 +48,51 @@ func newTunnels(log *zap.Logger) *tunnels {
 // tunnel is one spliced WebSocket: the client's connection to the front
 // door and the front door's to the member.
 type tunnel struct {
+	ts           *tunnels
 	client, back net.Conn
 	// up and down track WebSocket frame boundaries in each direction, so
 	// that a close frame is only ever written between two frames.
 	up, down frames
+	sides    [2]*side
+	poll     *poller // nil: each side runs a goroutine (TLS, not Linux)
 	stopping atomic.Bool
-	running  sync.WaitGroup
-	left     atomic.Int32 // copiers still running; the last closes both
+	left     atomic.Int32 // sides still open; the last closes both
+	finished atomic.Bool  // both connections closed and t let go
+
+	mu     sync.Mutex
+	active int           // relays or copiers running
+	idle   chan struct{} // closed when active drops to 0 while stopping
+}
+
+// side is one direction of a tunnel: what src sends is written to dst.
+type side struct {
+	t        *tunnel
+	src, dst net.Conn
+	raw      syscall.RawConn // src's raw socket; nil over TLS
+	f        *frames
+	key      uint64 // the poller's key, once armed
+}
+
+// enter counts a relay or copier that starts, unless t is stopping.
+func (t *tunnel) enter() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopping.Load() {
+		return false
+	}
+	t.active++
+	return true
+}
+
+// leave counts a relay or copier that ends.
+func (t *tunnel) leave() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.active--
+	if t.active == 0 && t.idle != nil {
+		close(t.idle)
+		t.idle = nil
+	}
 }
 
 // handOver writes the member's 101 answer to the client and passes on the
@@ -86,8 +124,21 @@ func (t *tunnel) handOver(res *http.Response, cbrw *bufio.ReadWriter, br *bufio.
 	return t.back.SetDeadline(time.Time{})
 }
 
-// start runs t's two copiers, or closes t when the handler has stopped.
+// start relays t, or closes it when the handler has stopped. On Linux,
+// with both connections plain sockets, an idle tunnel runs nothing: the
+// shared poller starts a relay for a side when bytes (or the end) arrive
+// (see poller_linux.go). Otherwise each side runs a copier goroutine
+// parked on its socket's readiness (or, over TLS, on a small buffer).
 func (ts *tunnels) start(t *tunnel) {
+	t.ts = ts
+	t.sides = [2]*side{
+		{t: t, src: t.client, dst: t.back, raw: rawConn(t.client), f: &t.up},
+		{t: t, src: t.back, dst: t.client, raw: rawConn(t.back), f: &t.down},
+	}
+	if p, err := sharedPoller(); err == nil && t.sides[0].raw != nil && t.sides[1].raw != nil {
+		t.poll = p
+	}
+	t.left.Store(2)
 	ts.mu.Lock()
 	if ts.closed {
 		ts.mu.Unlock()
@@ -97,26 +148,68 @@ func (ts *tunnels) start(t *tunnel) {
 	}
 	ts.open[t] = struct{}{}
 	ts.mu.Unlock()
-	t.left.Store(2)
-	t.running.Add(2)
-	go ts.pump(t, t.client, t.back, &t.up)
-	go ts.pump(t, t.back, t.client, &t.down)
+	for _, s := range t.sides {
+		if t.poll != nil {
+			if err := t.poll.arm(s); err != nil {
+				ts.log.Debug("tunnel: cannot wait for its sockets", zap.Error(err))
+				ts.done(t, true)
+				return
+			}
+			continue
+		}
+		if t.enter() {
+			go ts.pump(s)
+		}
+	}
 }
 
-// pump copies src to dst until src ends. A clean end is passed on as a
-// half-close; anything else ends the tunnel.
-func (ts *tunnels) pump(t *tunnel, src, dst net.Conn, f *frames) {
-	defer t.running.Done()
-	raw := rawConn(src)
+// relay copies what s's source has ready, then arms it again with the
+// poller; it ends s as pump does.
+func (ts *tunnels) relay(s *side) {
+	t := s.t
+	if !t.enter() {
+		return
+	}
+	defer t.leave()
+	for {
+		n, buf, again, err := readNow(s.raw)
+		if again {
+			if t.stopping.Load() {
+				return
+			}
+			if err = t.poll.arm(s); err == nil {
+				return
+			}
+		}
+		if n > 0 {
+			s.f.feed((*buf)[:n])
+			_, werr := s.dst.Write((*buf)[:n])
+			buffers.Put(buf)
+			if werr != nil {
+				err = werr
+			}
+		}
+		if err == nil {
+			continue
+		}
+		ts.end(s, err)
+		return
+	}
+}
+
+// pump copies s's source to its destination until the source ends,
+// parked on the socket while it is idle.
+func (ts *tunnels) pump(s *side) {
+	defer s.t.leave()
 	pool := &buffers
-	if raw == nil {
+	if s.raw == nil {
 		pool = &blockingBuffers
 	}
 	for {
-		n, buf, err := readIdle(src, raw)
+		n, buf, err := readIdle(s.src, s.raw)
 		if n > 0 {
-			f.feed((*buf)[:n])
-			_, werr := dst.Write((*buf)[:n])
+			s.f.feed((*buf)[:n])
+			_, werr := s.dst.Write((*buf)[:n])
 			pool.Put(buf)
 			if werr != nil {
 				err = werr
@@ -125,29 +218,42 @@ func (ts *tunnels) pump(t *tunnel, src, dst net.Conn, f *frames) {
 		if err == nil {
 			continue
 		}
-		if t.stopping.Load() {
-			return
-		}
-		if errors.Is(err, io.EOF) {
-			if cw, ok := dst.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
-				ts.done(t, false)
-				return
-			}
-		}
-		ts.done(t, true)
+		ts.end(s, err)
 		return
 	}
 }
 
-// done is called once by each copier as it ends; abort closes both
-// connections at once (the other copier then ends too).
-func (ts *tunnels) done(t *tunnel, abort bool) {
-	if abort {
-		t.client.Close()
-		t.back.Close()
-	}
-	if t.left.Add(-1) > 0 {
+// end ends side s after err: a clean end of its source is passed on as a
+// half-close; anything else ends the tunnel. A stopping tunnel is left to
+// stop.
+func (ts *tunnels) end(s *side, err error) {
+	t := s.t
+	if t.stopping.Load() {
 		return
+	}
+	if errors.Is(err, io.EOF) {
+		if cw, ok := s.dst.(interface{ CloseWrite() error }); ok && cw.CloseWrite() == nil {
+			ts.done(t, false)
+			return
+		}
+	}
+	ts.done(t, true)
+}
+
+// done is called once by each side as it ends, or with abort to end the
+// tunnel at once: the last call (or the abort) closes both connections
+// and lets t go.
+func (ts *tunnels) done(t *tunnel, abort bool) {
+	if !abort && t.left.Add(-1) > 0 {
+		return
+	}
+	if !t.finished.CompareAndSwap(false, true) {
+		return
+	}
+	if t.poll != nil {
+		for _, s := range t.sides {
+			t.poll.forget(s)
+		}
 	}
 	t.client.Close()
 	t.back.Close()
@@ -184,15 +290,23 @@ func (ts *tunnels) shutdown() {
 
 // stop ends t with close frames where they can be written cleanly.
 func (t *tunnel) stop() {
+	t.mu.Lock()
 	t.stopping.Store(true)
+	stopped := make(chan struct{})
+	if t.active == 0 {
+		close(stopped)
+	} else {
+		t.idle = stopped
+	}
+	t.mu.Unlock()
+	if t.poll != nil {
+		for _, s := range t.sides {
+			t.poll.forget(s)
+		}
+	}
 	now := time.Now()
 	_ = t.client.SetReadDeadline(now)
 	_ = t.back.SetReadDeadline(now)
-	stopped := make(chan struct{})
-	go func() {
-		t.running.Wait()
-		close(stopped)
-	}()
 	select {
 	case <-stopped:
 		deadline := time.Now().Add(shutdownWait)
@@ -222,6 +336,39 @@ func rawConn(c net.Conn) syscall.RawConn {
 		return nil
 	}
 	return raw
+}
+
+// readNow reads what raw's socket has ready into a pooled buffer, without
+// waiting: again reports that nothing was ready. io.EOF is returned at the
+// end.
+func readNow(raw syscall.RawConn) (n int, buf *[]byte, again bool, err error) {
+	var rerr error
+	err = raw.Read(func(fd uintptr) bool {
+		buf = buffers.Get().(*[]byte)
+		for {
+			n, rerr = syscall.Read(int(fd), *buf)
+			if rerr != syscall.EINTR {
+				break
+			}
+		}
+		return true
+	})
+	switch {
+	case err != nil:
+	case rerr == syscall.EAGAIN:
+		again = true
+	case rerr != nil:
+		err = os.NewSyscallError("read", rerr)
+	case n <= 0:
+		err = io.EOF
+	}
+	if err != nil || again {
+		if buf != nil {
+			buffers.Put(buf)
+		}
+		return 0, nil, again, err
+	}
+	return n, buf, false, nil
 }
 
 // readIdle reads from c into a pooled buffer, which it takes only once

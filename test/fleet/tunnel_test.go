@@ -16,8 +16,20 @@ import (
 // front door to a room another replica holds (a spliced tunnel), then
 // drains the front door's replica: the client gets close code 1012, so it
 // reconnects elsewhere, and the room goes on through another front door.
+// Over mutual TLS the tunnel copies on a goroutine per direction; over
+// plaintext internal links an idle tunnel waits in the shared poller.
 func TestSplicedTunnelClosesWith1012(t *testing.T) {
-	f := fleettest.Start(t, fleettest.Options{})
+	for _, plaintext := range []bool{false, true} {
+		name := "mutual TLS"
+		if plaintext {
+			name = "plaintext"
+		}
+		t.Run(name, func(t *testing.T) { splicedTunnelClosesWith1012(t, plaintext) })
+	}
+}
+
+func splicedTunnelClosesWith1012(t *testing.T, plaintext bool) {
+	f := fleettest.Start(t, fleettest.Options{PlaintextInternal: plaintext})
 	door := f.Replicas[0]
 	room := ""
 	for i := range 50 {
