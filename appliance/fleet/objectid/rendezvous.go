@@ -11,12 +11,14 @@ import (
 // member strings are whatever the caller ranks — replica ids for placement,
 // shard URLs for object_shards — and must be spelled identically everywhere.
 func Score(id ID, member string) uint64 {
-	h := sha256.New()
-	h.Write([]byte(member))
-	h.Write([]byte{0})
-	h.Write(id[:])
-	var sum [sha256.Size]byte
-	return binary.BigEndian.Uint64(h.Sum(sum[:0])[:8])
+	// Hashed from the stack: placement scores every member for every
+	// request the front door routes by placement.
+	var buf [128]byte
+	b := append(buf[:0], member...)
+	b = append(b, 0)
+	b = append(b, id[:]...)
+	sum := sha256.Sum256(b)
+	return binary.BigEndian.Uint64(sum[:8])
 }
 
 // Pick returns the member with the highest Score for id, or "" when members

@@ -1,7 +1,10 @@
 package objectid
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -35,4 +38,35 @@ func TestPickStableAndMinimalMovement(t *testing.T) {
 			t.Errorf("member %s got %d of 2000 ids; distribution too skewed: %v", m, counts[m], counts)
 		}
 	}
+}
+
+// TestScoreGolden pins the weights: every replica and front door must rank
+// members the same way, whatever version computes them.
+func TestScoreGolden(t *testing.T) {
+	var id ID
+	for i := range id {
+		id[i] = byte(i)
+	}
+	long := strings.Repeat("m", 200) // past the stack buffer
+	for _, c := range []struct {
+		member string
+		want   uint64
+	}{
+		{"replica-1", 0xea6a20fb1c0c18fe},
+		{"", 0x699cacdb4c39d8e0},
+		{long, scoreOf(id, long)},
+	} {
+		if got := Score(id, c.member); got != c.want {
+			t.Errorf("Score(id, %.12q) = %#x, want %#x", c.member, got, c.want)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { Score(id, "replica-1") }); n != 0 {
+		t.Errorf("Score allocates %v times", n)
+	}
+}
+
+// scoreOf is Score as its doc states it.
+func scoreOf(id ID, member string) uint64 {
+	sum := sha256.Sum256(append(append([]byte(member), 0), id[:]...))
+	return binary.BigEndian.Uint64(sum[:8])
 }
