@@ -5,10 +5,17 @@ import (
 	"fmt"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // pollEvents is how many readiness events one wait takes at most.
 const pollEvents = 128
+
+// pollRetry is the pause before waiting again after a failed wait.
+const pollRetry = 100 * time.Millisecond
+
+// errForgotten: a side is armed after its tunnel ended.
+var errForgotten = errors.New("tunnel side already let go")
 
 // poller waits, on one goroutine for the whole process, for the sockets of
 // idle tunnels to become readable, and then starts a relay for the side
@@ -50,12 +57,13 @@ func (p *poller) loop() {
 	for {
 		n, err := syscall.EpollWait(p.epfd, events, -1)
 		if err != nil {
-			if errors.Is(err, syscall.EINTR) {
-				continue
+			if !errors.Is(err, syscall.EINTR) {
+				// Not expected from a valid epoll instance: wait
+				// again after a pause rather than leave the armed
+				// sides stranded.
+				time.Sleep(pollRetry)
 			}
-			// Not expected from a valid epoll instance; the sides
-			// armed stay idle until their tunnels are stopped.
-			return
+			continue
 		}
 		for _, ev := range events[:n] {
 			key := uint64(uint32(ev.Fd)) | uint64(uint32(ev.Pad))<<32
@@ -75,6 +83,10 @@ func (p *poller) loop() {
 // closed.
 func (p *poller) arm(s *side) error {
 	p.mu.Lock()
+	if s.gone {
+		p.mu.Unlock()
+		return fmt.Errorf("arm tunnel socket: %w", errForgotten)
+	}
 	first := s.key == 0
 	if first {
 		p.next++
@@ -105,10 +117,11 @@ func (p *poller) arm(s *side) error {
 }
 
 // forget unregisters s, if its source is still open, and drops it from
-// the armed sides; a relay the poller started for it just before runs
-// anyway.
+// the armed sides; s cannot be armed again. A relay the poller started
+// for it just before runs anyway.
 func (p *poller) forget(s *side) {
 	p.mu.Lock()
+	s.gone = true
 	key := s.key
 	delete(p.waiting, key)
 	p.mu.Unlock()

@@ -70,7 +70,8 @@ type side struct {
 	src, dst net.Conn
 	raw      syscall.RawConn // src's raw socket; nil over TLS
 	f        *frames
-	key      uint64 // the poller's key, once armed
+	key      uint64 // the poller's key, once armed (guarded by its mutex)
+	gone     bool   // forgotten by the poller: never armed again (idem)
 }
 
 // enter counts a relay or copier that starts, unless t is stopping.

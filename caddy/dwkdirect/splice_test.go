@@ -232,3 +232,64 @@ func TestStopWaitsForAFrameBoundary(t *testing.T) {
 	ts.shutdown()
 	expectEOF(t, client)
 }
+
+// armedSides is how many tunnel sides the shared poller waits for.
+func armedSides(t *testing.T) int {
+	t.Helper()
+	p, err := sharedPoller()
+	if err != nil {
+		t.Skip("no tunnel poller here:", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.waiting)
+}
+
+func TestPollerLetsGoOfEndedTunnels(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the tunnel poller is Linux only")
+	}
+	before := armedSides(t)
+
+	// Tunnels that end: closed by either end, or reset.
+	closing := newTunnels(zap.NewNop())
+	for i := range 20 {
+		client, member, _ := openTunnel(t, closing)
+		client.Write([]byte("x"))
+		readN(t, member, 1)
+		switch i % 3 {
+		case 0:
+			client.Close()
+			member.Close()
+		case 1:
+			member.(*net.TCPConn).SetLinger(0)
+			member.Close()
+		default:
+			client.(*net.TCPConn).CloseWrite()
+			expectEOF(t, member)
+			member.Close()
+		}
+	}
+	waitFor(t, "the ended tunnels are let go", func() bool { return openCount(closing) == 0 })
+
+	// Tunnels stopped while bytes flow both ways.
+	busy := newTunnels(zap.NewNop())
+	chunk := bytes.Repeat([]byte{0x82}, 1000)
+	for range 20 {
+		client, member, _ := openTunnel(t, busy)
+		for _, c := range []net.Conn{client, member} {
+			go func() {
+				for {
+					if _, err := c.Write(chunk); err != nil {
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}()
+			go io.Copy(io.Discard, c)
+		}
+	}
+	time.Sleep(50 * time.Millisecond)
+	busy.shutdown()
+	waitFor(t, "the poller waits for no side of an ended tunnel", func() bool { return armedSides(t) == before })
+}
