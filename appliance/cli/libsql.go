@@ -65,6 +65,8 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 	fs.DurationVar(&cfg.BusyTimeout, "busy-timeout", libsql.DefaultBusyTimeout, "how long a statement waits for another connection's lock")
 	finishBackup := backupFlags(fs, &cfg.Backup)
 	fs.BoolVar(&cfg.BackupAllowEmpty, "backup-allow-empty", false, "start with a backup on a data dir without namespaces although the backup prefix holds a backup (normally: restore first)")
+	configFile := fs.String("config", "", "JSON file of flags by name, e.g. {\"http-listen-addr\": \"0.0.0.0:8080\", \"backup-lag\": \"1s\"}, plus \""+libsqlConfigSecretKey+"\"; flags on the command line win")
+	check := fs.Bool("check", false, "check the configuration and the files it names, then exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -75,8 +77,16 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dwk libsql: unexpected arguments %q\n", fs.Args())
 		return 2
 	}
+	var fileSecret string
+	if *configFile != "" {
+		var err error
+		if fileSecret, err = applyLibSQLConfigFile(fs, *configFile); err != nil {
+			fmt.Fprintf(stderr, "dwk libsql: %v\n", err)
+			return 2
+		}
+	}
 	cfg.DisableNamespaces = !enableNS
-	if err := finishBackup(); err != nil {
+	if err := finishBackup(fileSecret); err != nil {
 		fmt.Fprintf(stderr, "dwk libsql: %v\n", err)
 		return 2
 	}
@@ -90,6 +100,14 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 			return 2
 		}
 		*sz.dst = int64(n)
+	}
+	if *check {
+		if err := checkLibSQLConfig(cfg); err != nil {
+			fmt.Fprintf(stderr, "dwk libsql: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, "dwk libsql: configuration OK")
+		return 0
 	}
 	cfg.Version = buildinfo.Version()
 	cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))

@@ -21,8 +21,9 @@ const envBackupSecretKey = "DWK_BACKUP_S3_SECRET_KEY"
 
 // backupFlags registers the --backup-s3-* flags shared by dwk libsql and
 // dwk libsql restore. The returned function, called after parsing, reads
-// the secret key from --backup-s3-secret-key-file or the environment.
-func backupFlags(fs *flag.FlagSet, c *backup.Config) func() error {
+// the secret key from --backup-s3-secret-key-file, else the environment,
+// else takes preset (a config file's).
+func backupFlags(fs *flag.FlagSet, c *backup.Config) func(preset string) error {
 	fs.StringVar(&c.Endpoint, "backup-s3-endpoint", os.Getenv("DWK_BACKUP_S3_ENDPOINT"), "S3 endpoint URL of the continuous backup (default: AWS for the region); env DWK_BACKUP_S3_ENDPOINT")
 	fs.StringVar(&c.Bucket, "backup-s3-bucket", os.Getenv("DWK_BACKUP_S3_BUCKET"), "S3 bucket of the continuous backup; the backup is off when empty; env DWK_BACKUP_S3_BUCKET")
 	fs.StringVar(&c.Prefix, "backup-s3-prefix", os.Getenv("DWK_BACKUP_S3_PREFIX"), "key prefix of the backup in the bucket, e.g. libsql/prod/; env DWK_BACKUP_S3_PREFIX")
@@ -33,8 +34,11 @@ func backupFlags(fs *flag.FlagSet, c *backup.Config) func() error {
 	fs.DurationVar(&c.Lag, "backup-lag", backup.DefaultLag, "longest a commit waits before it is shipped to S3 (while S3 answers)")
 	fs.DurationVar(&c.SnapshotInterval, "backup-snapshot-interval", backup.DefaultSnapshotInterval, "how often a namespace that changes starts a new generation with a fresh snapshot")
 	fs.DurationVar(&c.Retention, "backup-retention", backup.DefaultRetention, "how far back point-in-time restore reaches; older generations are deleted from the bucket")
-	return func() error {
+	return func(preset string) error {
 		c.SecretKey = os.Getenv(envBackupSecretKey)
+		if c.SecretKey == "" {
+			c.SecretKey = preset
+		}
 		if *secretFile != "" {
 			b, err := os.ReadFile(*secretFile)
 			if err != nil {
@@ -79,7 +83,7 @@ func libsqlRestoreMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "dwk libsql restore: --to is required")
 		return 2
 	}
-	if err := finish(); err != nil {
+	if err := finish(""); err != nil {
 		fmt.Fprintln(stderr, "dwk libsql restore:", err)
 		return 2
 	}

@@ -53,10 +53,10 @@ func (h *Host) adminURL(path string) string {
 	return "http://" + h.AdminAddr + path
 }
 
-// probe is one GET /readyz: ok, and a description of the answer (status
+// probe is one GET of the program's ready path: ok, and a description of the answer (status
 // and body) or of the error.
 func probe(ctx context.Context, c *http.Client, h *Host) (bool, string) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.adminURL("/readyz"), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.adminURL(h.program().ReadyPath), nil)
 	if err != nil {
 		return false, err.Error()
 	}
@@ -93,7 +93,7 @@ func (d *Deployer) WaitReady(ctx context.Context, h *Host, service string, timeo
 		}
 	}
 	return fmt.Errorf("%w: GET %s did not answer 200 within %s; last answer: %s%s",
-		ErrNotReady, h.adminURL("/readyz"), timeout, last, logTail(ctx, h, service))
+		ErrNotReady, h.adminURL(h.program().ReadyPath), timeout, last, logTail(ctx, h, service))
 }
 
 // WaitHealthy requires /readyz to answer 200 at every poll for d.
@@ -105,8 +105,8 @@ func (d *Deployer) WaitHealthy(ctx context.Context, h *Host, service string, dur
 	until := d.Now().Add(dur)
 	for d.Now().Before(until) {
 		if ok, answer := probe(ctx, c, h); !ok {
-			return fmt.Errorf("%w: /readyz stopped answering 200 before min_healthy_time (%s) passed: %s%s",
-				ErrNotReady, dur, answer, logTail(ctx, h, service))
+			return fmt.Errorf("%w: %s stopped answering 200 before min_healthy_time (%s) passed: %s%s",
+				ErrNotReady, h.program().ReadyPath, dur, answer, logTail(ctx, h, service))
 		}
 		if err := d.Sleep(ctx, d.Poll); err != nil {
 			return err

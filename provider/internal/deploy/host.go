@@ -10,12 +10,19 @@
 //	<install_dir>/current.prev       the binary active before the last rollout
 //	<install_dir>/dwk.json           the active config (0600)
 //	<install_dir>/dwk.json.prev      the config active before the last rollout
+//	<install_dir>/pki/<id>/          TLS and key files the config names
 //	<install_dir>/dwk.pid, dwk.log   the supervised process (service "process")
-//	<install_dir>/data/              local-mode data
+//	<install_dir>/data/              local-mode data (Host.DataDir)
 //	<install_dir>/deploy.log         one line per deployment event
 //
 // plus, with systemd, /etc/systemd/system/<unit>. Remove deletes exactly
-// these, then the install directory if nothing else is left in it.
+// these, then the install directory if nothing else is left in it; with
+// Host.KeepData it leaves the data directory, and the install directory
+// with its marker when the data is in it.
+//
+// What runs is a Program: a replica (dwk serve, config dwk.json) or the
+// bundled libSQL server (dwk libsql, config libsql.json, which takes the
+// place of dwk.json above).
 package deploy
 
 import (
@@ -55,7 +62,9 @@ type Host struct {
 	AdminAddr string
 	// AdminToken authenticates admin API calls.
 	AdminToken string
-	// Config is the rendered dwk.json.
+	// Program is what the host runs; nil is a Replica.
+	Program *Program
+	// Config is the rendered config file (Program.ConfigFile).
 	Config []byte
 	// PKI is the replica's TLS files, nil without internal TLS.
 	PKI *PKI
@@ -65,6 +74,12 @@ type Host struct {
 	// DrainTimeout is the replica's drain.timeout: stopping waits this long
 	// plus a margin before killing it.
 	DrainTimeout time.Duration
+	// DataDir is the program's data directory, an absolute path; ""
+	// means <install_dir>/data.
+	DataDir string
+	// KeepData leaves DataDir (and the install directory holding it) in
+	// place when the host is removed.
+	KeepData bool
 }
 
 // Artifact is the dwk binary to deploy.
@@ -103,6 +118,14 @@ func (h *Host) path(elem ...string) string {
 }
 
 func (h *Host) q(elem ...string) string { return quote(h.path(elem...)) }
+
+// dataDir is h's data directory.
+func (h *Host) dataDir() string {
+	if h.DataDir != "" {
+		return h.DataDir
+	}
+	return h.path("data")
+}
 
 // binary is the install path of an artifact's binary.
 func (h *Host) binary(a Artifact) string { return h.path("bin", "dwk-"+a.ID()) }

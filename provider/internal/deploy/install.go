@@ -35,12 +35,14 @@ func (d *Deployer) Stage(ctx context.Context, h *Host, a Artifact) error {
 	if err := d.stagePKI(ctx, h); err != nil {
 		return err
 	}
-	write := fmt.Sprintf("umask 077 && cat > %s && chmod 0600 %s", h.q("dwk.json.new"), h.q("dwk.json.new"))
+	staged := h.config(".new")
+	write := fmt.Sprintf("umask 077 && cat > %s && chmod 0600 %s", quote(staged), quote(staged))
 	if _, err := h.Target.Run(ctx, write, bytes.NewReader(h.Config)); err != nil {
-		return fmt.Errorf("write %s: %w", h.path("dwk.json.new"), err)
+		return fmt.Errorf("write %s: %w", staged, err)
 	}
-	if _, err := h.Target.Run(ctx, fmt.Sprintf("%s validate %s", quote(h.binary(a)), h.q("dwk.json.new")), nil); err != nil {
-		return fmt.Errorf("dwk validate rejected the rendered config: %w", err)
+	p := h.program()
+	if _, err := h.Target.Run(ctx, quote(h.binary(a))+" "+commandLine(p.Check, staged), nil); err != nil {
+		return fmt.Errorf("dwk %s rejected the rendered config: %w", strings.Join(p.Check, " "), err)
 	}
 	d.event(ctx, h, EventInstall, "dwk-"+a.ID())
 	return nil
@@ -83,6 +85,14 @@ func (d *Deployer) upload(ctx context.Context, h *Host, a Artifact) error {
 	return nil
 }
 
+// quoteOrEmpty is s quoted, or nothing for "".
+func quoteOrEmpty(s string) string {
+	if s == "" {
+		return ""
+	}
+	return quote(s)
+}
+
 // noHashTool is what hashCommand prints when the host has no tool.
 const noHashTool = "no-sha256-tool"
 
@@ -99,11 +109,11 @@ func hashCommand(file string) string {
 // previous pair as current.prev and dwk.json.prev for Revert. The replica
 // must be stopped.
 func (d *Deployer) activate(ctx context.Context, h *Host, a Artifact) error {
-	cmd := fmt.Sprintf(`cd %s &&
-if [ -e dwk.json ]; then cp -p dwk.json dwk.json.prev; fi &&
+	cmd := fmt.Sprintf(`cd %s && c=%s &&
+if [ -e "$c" ]; then cp -p "$c" "$c.prev"; fi &&
 if [ -L current ]; then ln -sfn "$(readlink current)" current.prev; fi &&
-mv -f dwk.json.new dwk.json &&
-ln -sfn %s current`, quote(h.InstallDir), quote("bin/dwk-"+a.ID()))
+mv -f "$c.new" "$c" &&
+ln -sfn %s current`, quote(h.InstallDir), quote(h.program().ConfigFile), quote("bin/dwk-"+a.ID()))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		return fmt.Errorf("activate dwk-%s: %w", a.ID(), err)
 	}
@@ -113,9 +123,9 @@ ln -sfn %s current`, quote(h.InstallDir), quote("bin/dwk-"+a.ID()))
 // restorePrevious puts current.prev and dwk.json.prev back. It reports
 // false when there is nothing to restore (a first install).
 func (d *Deployer) restorePrevious(ctx context.Context, h *Host) (bool, error) {
-	cmd := fmt.Sprintf(`cd %s &&
-if [ ! -L current.prev ] || [ ! -e dwk.json.prev ]; then echo none; exit 0; fi &&
-ln -sfn "$(readlink current.prev)" current && cp -p dwk.json.prev dwk.json && echo restored`, quote(h.InstallDir))
+	cmd := fmt.Sprintf(`cd %s && c=%s &&
+if [ ! -L current.prev ] || [ ! -e "$c.prev" ]; then echo none; exit 0; fi &&
+ln -sfn "$(readlink current.prev)" current && cp -p "$c.prev" "$c" && echo restored`, quote(h.InstallDir), quote(h.program().ConfigFile))
 	out, err := h.Target.Run(ctx, cmd, nil)
 	if err != nil {
 		return false, fmt.Errorf("restore previous binary and config: %w", err)
@@ -136,13 +146,22 @@ for f in dwk-*; do [ -e "$f" ] || continue; [ "$f" = "$keep1" ] || [ "$f" = "$ke
 
 // removeFiles deletes everything the deployer put in the install
 // directory, then the directory if it is empty. A directory without the
-// marker file is left alone.
+// marker file is left alone. With KeepData the data directory stays, and
+// so do the marker and the install directory when the data is in it.
 func (d *Deployer) removeFiles(ctx context.Context, h *Host) error {
+	data, marker := h.dataDir(), markerFile
+	if h.KeepData {
+		data = ""
+		if strings.HasPrefix(h.dataDir(), h.InstallDir+"/") {
+			marker = ""
+		}
+	}
+	c := h.program().ConfigFile
 	cmd := fmt.Sprintf(`d=%s
 [ -d "$d" ] || exit 0
 [ -e "$d/%s" ] || { echo "not removing $d: it has no %s marker, so dwk did not install it" >&2; exit 0; }
-cd "$d" && rm -rf bin data pki current current.prev dwk.json dwk.json.new dwk.json.prev dwk.pid .dwk.pid.tmp dwk.log deploy.log %s && cd / && rmdir "$d" 2>/dev/null || true`,
-		quote(h.InstallDir), markerFile, markerFile, markerFile)
+cd "$d" && rm -rf bin pki current current.prev %s %s %s dwk.pid .dwk.pid.tmp dwk.log deploy.log %s %s && cd / && rmdir "$d" 2>/dev/null || true`,
+		quote(h.InstallDir), markerFile, markerFile, quote(c), quote(c+".new"), quote(c+".prev"), quoteOrEmpty(data), quoteOrEmpty(marker))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		return fmt.Errorf("remove %s: %w", h.InstallDir, err)
 	}

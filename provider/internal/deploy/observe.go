@@ -34,8 +34,10 @@ type Observation struct {
 	// points at, "" when there is none.
 	ArtifactID string
 	// File is dwk.json as the host holds it, nil when there is none or it
-	// does not parse.
+	// does not parse (or the host runs another Program).
 	File *config.Config
+	// Raw is the config file as the host holds it, nil when there is none.
+	Raw []byte
 	// Reported is the config hash the running replica reported, "" when
 	// it did not answer.
 	Reported string
@@ -43,17 +45,25 @@ type Observation struct {
 	Err error
 }
 
-// fileSeparator splits Observe's shell output from the dwk.json content.
-const fileSeparator = "----- dwk.json -----"
+// fileSeparator splits Observe's shell output from the config file's
+// content.
+const fileSeparator = "----- config -----"
 
-// Observe inspects a host in one command and one admin API call.
+// Observe inspects a host in one command and one admin API call (or, for
+// a Program without Status, one readiness probe). An install directory
+// that holds only kept data (Host.KeepData) is StateMissing.
 func (d *Deployer) Observe(ctx context.Context, h *Host) Observation {
+	test := fmt.Sprintf(`[ -e "$d/%s" ]`, markerFile)
+	if h.KeepData {
+		// A removal that kept the data left the marker with it.
+		test += fmt.Sprintf(` && [ -L "$d/current" -o -e %s ]`, quote(h.config("")))
+	}
 	cmd := fmt.Sprintf(`d=%s
-[ -e "$d/%s" ] || { echo installed=no; exit 0; }
+%s || { echo installed=no; exit 0; }
 echo installed=yes
 echo current=$(readlink "$d/current" 2>/dev/null)
 echo %s
-cat "$d/dwk.json" 2>/dev/null; true`, quote(h.InstallDir), markerFile, fileSeparator)
+cat %s 2>/dev/null; true`, quote(h.InstallDir), test, fileSeparator, quote(h.config("")))
 	out, err := h.Target.Run(ctx, cmd, nil)
 	if err != nil {
 		if IsCommandError(err) {
@@ -78,6 +88,17 @@ cat "$d/dwk.json" 2>/dev/null; true`, quote(h.InstallDir), markerFile, fileSepar
 	}
 	if !installed {
 		return Observation{State: StateMissing}
+	}
+	if strings.TrimSpace(file) != "" {
+		o.Raw = []byte(file)
+	}
+	if !h.program().Status {
+		if ok, answer := probe(ctx, httpClient(h), h); !ok {
+			o.State, o.Err = StateStopped, fmt.Errorf("GET %s: %s", h.program().ReadyPath, answer)
+		} else {
+			o.State = StateRunning
+		}
+		return o
 	}
 	fileHash := ""
 	if strings.TrimSpace(file) != "" {

@@ -13,7 +13,7 @@ import (
 // TLS files, one subdirectory per content.
 const pkiDir = "pki"
 
-// PKI is a replica's TLS files. They go to pki/<ID>/ under the install
+// PKI is a host's TLS and key files. They go to pki/<ID>/ under the install
 // directory, a directory named by their content: dwk.json refers to it,
 // so a change of certificates is a change of config (and a revert goes
 // back to the previous directory, which is kept until a later rollout
@@ -67,11 +67,12 @@ func (d *Deployer) stagePKI(ctx context.Context, h *Host) error {
 	return nil
 }
 
-// prunePKI deletes pki directories that neither dwk.json nor dwk.json.prev
-// refers to.
+// prunePKI deletes pki directories that neither the active config nor
+// the previous one refers to.
 func (d *Deployer) prunePKI(ctx context.Context, h *Host) {
-	cmd := fmt.Sprintf(`cd %s && [ -d %s ] || exit 0; for p in %s/*; do [ -d "$p" ] || continue; grep -qsF "/$p/" dwk.json dwk.json.prev || rm -rf "$p"; done`,
-		quote(h.InstallDir), pkiDir, pkiDir)
+	c := h.program().ConfigFile
+	cmd := fmt.Sprintf(`cd %s && [ -d %s ] || exit 0; for p in %s/*; do [ -d "$p" ] || continue; grep -qsF "/$p/" %s %s || rm -rf "$p"; done`,
+		quote(h.InstallDir), pkiDir, pkiDir, quote(c), quote(c+".prev"))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		d.logf(ctx, h, "could not prune old TLS files", "error", err.Error())
 	}

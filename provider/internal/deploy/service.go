@@ -13,7 +13,7 @@ const stopMargin = 15 * time.Second
 
 // serviceManager runs a replica on a host.
 type serviceManager interface {
-	// start starts the replica from <install_dir>/current and dwk.json. The
+	// start starts the replica from <install_dir>/current and its config. The
 	// replica must not be running.
 	start(ctx context.Context, h *Host) error
 	// stop sends SIGTERM (the replica drains and exits 0) and returns when
@@ -57,17 +57,18 @@ type systemd struct{}
 // UnitFile renders the systemd unit of h.
 func UnitFile(h *Host) string {
 	stopTimeout := h.DrainTimeout + stopMargin
+	p := h.program()
 	return fmt.Sprintf(`# Installed by the dwk Terraform provider; changes are overwritten.
 [Unit]
-Description=dwk replica %[1]s
-Documentation=https://registry.terraform.io/providers/dwk/dwk/latest/docs/resources/fleet
+Description=dwk %[4]s %[1]s
+Documentation=%[5]s
 After=network-online.target
 Wants=network-online.target
 
 [Service]
 Type=simple
 WorkingDirectory=%[2]s
-ExecStart=%[2]s/current serve --config %[2]s/dwk.json
+ExecStart=%[2]s/current %[6]s %[7]s
 KillSignal=SIGTERM
 KillMode=mixed
 TimeoutStopSec=%[3]d
@@ -77,7 +78,7 @@ LimitNOFILE=1048576
 
 [Install]
 WantedBy=multi-user.target
-`, h.Member, h.InstallDir, int(stopTimeout.Seconds()))
+`, h.Member, h.InstallDir, int(stopTimeout.Seconds()), p.Kind, p.Doc, strings.Join(p.Command, " "), h.config(""))
 }
 
 func unitPath(h *Host) string { return "/etc/systemd/system/" + h.Unit }
@@ -127,9 +128,9 @@ func (process) start(ctx context.Context, h *Host) error {
 	killAfter := h.DrainTimeout + stopMargin/2
 	cmd := fmt.Sprintf(alive+`cd %[1]s || exit 1
 rm -f dwk.pid
-setsid nohup %[2]s supervise --pidfile %[3]s --log %[4]s --kill-after %[5]s -- serve --config %[6]s >/dev/null 2>&1 </dev/null &
+setsid nohup %[2]s supervise --pidfile %[3]s --log %[4]s --kill-after %[5]s -- %[6]s >/dev/null 2>&1 </dev/null &
 i=0; while [ ! -s dwk.pid ]; do i=$((i+1)); if [ $i -gt 100 ]; then echo "dwk supervise did not write dwk.pid within 10s" >&2; tail -n 20 dwk.log >&2; exit 1; fi; sleep 0.1; done`,
-		quote(h.InstallDir), h.q("current"), h.q("dwk.pid"), h.q("dwk.log"), killAfter, h.q("dwk.json"))
+		quote(h.InstallDir), h.q("current"), h.q("dwk.pid"), h.q("dwk.log"), killAfter, commandLine(h.program().Command, h.config("")))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		return fmt.Errorf("start dwk supervise: %w", err)
 	}
