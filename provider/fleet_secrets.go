@@ -101,19 +101,26 @@ func saltOf(ctx context.Context, p privateGetter) (string, diag.Diagnostics) {
 // ensureSalt makes sure spec has a salt: the one in private state, else a
 // new random one, which it stores.
 func ensureSalt(ctx context.Context, spec *fleetSpec, get privateGetter, set privateSetter, diags *diag.Diagnostics) {
+	spec.Salt = keepSalt(ctx, get, set, diags)
+}
+
+// keepSalt is a resource's config hash salt: the one in private state,
+// else a new random one. It stores it in set; "" when it failed (diags
+// says why).
+func keepSalt(ctx context.Context, get privateGetter, set privateSetter, diags *diag.Diagnostics) string {
 	salt, d := saltOf(ctx, get)
 	diags.Append(d...)
 	if salt == "" {
 		b := make([]byte, 32)
 		if _, err := rand.Read(b); err != nil {
 			diags.AddError("Cannot generate the config hash salt", err.Error())
-			return
+			return ""
 		}
 		salt = hex.EncodeToString(b)
 	}
-	spec.Salt = salt
 	v, _ := json.Marshal(salt)
 	diags.Append(set.SetKey(ctx, saltKey, v)...)
+	return salt
 }
 
 // recordedHash is the config_hash dwk_fleet records for c: an HMAC-SHA256

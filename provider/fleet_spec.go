@@ -282,15 +282,7 @@ func resolveHosts(name string, hs []hostModel, ports [3]int64, ssh sshDefaults) 
 			localN++
 			hs.Member = orDefault(h.Member, fmt.Sprintf("%s-%d", localAddress, localN))
 		} else {
-			hs.SSH = sshtarget.Config{
-				Address: hs.Address, Port: int(intOr(h.Port, defaults.SSHPort)), User: orDefault(h.User, defaults.SSHUser),
-				PrivateKey: pick(h.PrivateKey, ssh.PrivateKey), HostKey: h.HostKey.ValueString(), Agent: ssh.Agent,
-			}
-			if !h.PrivateKey.IsNull() {
-				hs.SSH.Passphrase = h.Passphrase.ValueString()
-			} else {
-				hs.SSH.Passphrase = ssh.Passphrase
-			}
+			hs.SSH = sshConfig(hs.Address, h.Port, h.User, h.PrivateKey, h.Passphrase, h.HostKey, ssh)
 			hs.Member = orDefault(h.Member, hs.Address)
 		}
 		dialHost := hs.Address
@@ -309,6 +301,19 @@ func resolveHosts(name string, hs []hostModel, ports [3]int64, ssh sshDefaults) 
 		out[i] = hs
 	}
 	return out
+}
+
+// sshConfig is how an SSH host is reached: with its own key when it has
+// one, else with the provider's ssh credentials; port and user default.
+func sshConfig(address string, port types.Int64, user, key, passphrase, hostKey types.String, ssh sshDefaults) sshtarget.Config {
+	c := sshtarget.Config{
+		Address: address, Port: int(intOr(port, defaults.SSHPort)), User: orDefault(user, defaults.SSHUser),
+		PrivateKey: pick(key, ssh.PrivateKey), HostKey: hostKey.ValueString(), Agent: ssh.Agent, Passphrase: ssh.Passphrase,
+	}
+	if !key.IsNull() {
+		c.Passphrase = passphrase.ValueString()
+	}
+	return c
 }
 
 var unitSafe = regexp.MustCompile(`[^A-Za-z0-9_.-]`)

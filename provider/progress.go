@@ -52,11 +52,16 @@ func openProgress(setting string) (*progress, error) {
 // line writes one progress line: the time, the fleet, the host and what
 // happened, with fields as key=value.
 func (p *progress) line(fleet, msg string, fields map[string]any) {
+	p.resourceLine("dwk_fleet", fleet, msg, fields)
+}
+
+// resourceLine is line for a resource of type typ named name.
+func (p *progress) resourceLine(typ, name, msg string, fields map[string]any) {
 	if p == nil || p.w == nil {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s dwk_fleet %s", time.Now().Format("15:04:05"), fleet)
+	fmt.Fprintf(&b, "%s %s %s", time.Now().Format("15:04:05"), typ, name)
 	if h, ok := fields["host"]; ok {
 		fmt.Fprintf(&b, " %v", h)
 	}

@@ -177,6 +177,7 @@ func (p *dwkProvider) Resources(context.Context) []func() resource.Resource {
 		NewBucketResource,
 		NewDatabaseResource,
 		NewFleetResource,
+		NewLibSQLServerResource,
 		NewModeMarkerResource,
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/dustin/go-humanize"
 
@@ -25,9 +24,6 @@ func init() {
 		Run:   func(args []string, stdout, stderr io.Writer) int { return libsqlMain(args, stdout, stderr) },
 	})
 }
-
-// libsqlShutdownTimeout bounds the graceful shutdown after a signal.
-const libsqlShutdownTimeout = 30 * time.Second
 
 func libsqlMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "restore" {
@@ -144,7 +140,7 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "dwk libsql: %v\n", err)
 		code = 1
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), libsqlShutdownTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), libsql.ShutdownTimeout)
 	defer cancel()
 	if err := srv.Close(ctx); err != nil {
 		fmt.Fprintf(stderr, "dwk libsql: shutdown: %v\n", err)

@@ -128,6 +128,9 @@ const (
 	DefaultStatementTimeout  = 30 * time.Second
 	DefaultStreamIdleTimeout = 10 * time.Second
 	DefaultBusyTimeout       = 5 * time.Second
+	// ShutdownTimeout bounds dwk libsql's graceful shutdown after SIGTERM
+	// (streams finish, the backup ships what it has).
+	ShutdownTimeout = 30 * time.Second
 )
 
 // withDefaults returns c with every zero field set to its default.

@@ -1,6 +1,6 @@
-// Package defaults holds the defaults of dwk_fleet's attributes, each in
-// one place. Where dwk itself has the default (dwk.json's), it comes from
-// appliance/config, so that an attribute left unset renders what a
+// Package defaults holds the defaults of dwk_fleet's and
+// dwk_libsql_server's attributes, each in one place. Where dwk itself has the default (dwk.json's), it comes from
+// appliance/config (or appliance/libsql), so that an attribute left unset renders what a
 // dwk.json without the field would run with; the rest (rollout, admin
 // port, SSH) are the provider's own.
 //
@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/libsql"
 	"github.com/dwk/fleet/provider/internal/deploy"
 )
 
@@ -41,6 +42,12 @@ var (
 	// S3Region is storage.s3.region, and the region of the provider's S3
 	// connections: config.DefaultRegion.
 	S3Region = config.DefaultRegion
+	// LibSQLListen is dwk_libsql_server's listen: every interface, on the
+	// port of dwk libsql's --http-listen-addr default.
+	LibSQLListen = "0.0.0.0:" + strconv.FormatInt(mustPort(libsql.DefaultHTTPListenAddr), 10)
+	// LibSQLStopTimeout is how long dwk libsql takes to shut down, which
+	// stopping it waits for (plus the deployer's margin).
+	LibSQLStopTimeout = libsql.ShutdownTimeout
 )
 
 // The provider's own defaults.
@@ -58,6 +65,12 @@ const (
 	ReadyTimeout = "60s"
 	// AutoRevert is whether a failed rollout puts the old release back.
 	AutoRevert = false
+	// LibSQLName is dwk_libsql_server's name.
+	LibSQLName = "libsql"
+	// LibSQLAdminListen is dwk_libsql_server's admin_listen.
+	LibSQLAdminListen = "0.0.0.0:8081"
+	// LibSQLTokenLifetime is how long dwk_libsql_server's tokens are valid.
+	LibSQLTokenLifetime = "8760h"
 	// SSHPort is the port SSH hosts are reached on.
 	SSHPort = 22
 	// SSHUser is the user the provider logs in to SSH hosts as.

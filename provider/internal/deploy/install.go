@@ -105,6 +105,25 @@ func hashCommand(file string) string {
 		`else s=%[2]s; fi && echo "${s%%%% *}"`, file, noHashTool)
 }
 
+// InstalledSHA256 is the sha256 (hex) of the binary <install_dir>/current
+// points at, computed on the host.
+func (d *Deployer) InstalledSHA256(ctx context.Context, h *Host) (string, error) {
+	out, err := h.Target.Run(ctx, hashCommand(h.q("current")), nil)
+	if err != nil {
+		return "", fmt.Errorf("hash %s: %w", h.path("current"), err)
+	}
+	sum := strings.TrimSpace(string(out))
+	if sum == noHashTool {
+		back, err := h.Target.Run(ctx, "cat "+h.q("current"), nil)
+		if err != nil {
+			return "", fmt.Errorf("read %s to hash it: %w", h.path("current"), err)
+		}
+		b := sha256.Sum256(back)
+		sum = hex.EncodeToString(b[:])
+	}
+	return sum, nil
+}
+
 // activate makes the staged binary and config the active ones, keeping the
 // previous pair as current.prev and dwk.json.prev for Revert. The replica
 // must be stopped.

@@ -74,6 +74,9 @@ func IsCommandError(err error) bool {
 	return errors.As(err, &ce)
 }
 
+// Quote returns s as one sh word, for commands a Target runs.
+func Quote(s string) string { return quote(s) }
+
 // quote returns s as one sh word.
 func quote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
