@@ -142,9 +142,9 @@ resource "dwk_libsql_server" "db" {
 				},
 			},
 			{
-				ResourceName:  res,
-				ImportState:   true,
-				ImportStateId: fmt.Sprintf("ssh://%s@%s/%s?host_key=%s", host.User, host.Addr(), strings.TrimPrefix(host.InstallDir, "/"), url.QueryEscape(host.HostKey)),
+				ResourceName:      res,
+				ImportState:       true,
+				ImportStateId:     fmt.Sprintf("ssh://%s@%s/%s?host_key=%s", host.User, host.Addr(), strings.TrimPrefix(host.InstallDir, "/"), url.QueryEscape(host.HostKey)),
 				ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{
 					"artifact", "auth_token", "read_only_token", "tokens_expire", "config_hash", "host.private_key", "jwt_key_version",
