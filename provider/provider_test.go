@@ -48,7 +48,7 @@ func TestProviderSchemasAreValid(t *testing.T) {
 	for _, d := range resp.Diagnostics {
 		t.Errorf("schema diagnostic: %s: %s", d.Summary, d.Detail)
 	}
-	for _, name := range []string{"dwk_database", "dwk_bucket", "dwk_fleet", "dwk_mode_marker"} {
+	for _, name := range []string{"dwk_database", "dwk_bucket", "dwk_fleet", "dwk_libsql_server", "dwk_mode_marker"} {
 		if _, ok := resp.ResourceSchemas[name]; !ok {
 			t.Errorf("resource %s missing", name)
 		}
