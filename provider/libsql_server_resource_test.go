@@ -2,9 +2,17 @@ package provider
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"net/url"
@@ -23,7 +31,7 @@ import (
 	"github.com/dwk/fleet/test/sshd"
 )
 
-// TestAccLibSQLServer deploys dwk libsql to an sshd host and writes a row
+// TestAccLibSQLServer deploys dwk libsql, serving TLS, to an sshd host and writes a row
 // with the full-access token; upgrades the binary (the row survives);
 // rotates the JWT key (the old tokens are refused, the new ones work);
 // imports it; plans to repair a server killed behind Terraform's back; destroys
@@ -40,6 +48,7 @@ func TestAccLibSQLServer(t *testing.T) {
 	th := testHost{ssh: host, installDir: host.InstallDir}
 	killLeftovers(t, []testHost{th})
 	data := filepath.Join(host.InstallDir, "data")
+	certFile, keyFile := selfSigned(t, host.Address)
 
 	cfg := func(extra string) string {
 		return providerSSH([]testHost{th}) + fmt.Sprintf(`
@@ -51,13 +60,15 @@ resource "dwk_libsql_server" "db" {
     private_key = %q
     host_key    = %q
   }
-  artifact     = %q
-  install_dir  = %q
-  listen       = %q
-  admin_listen = %q
+  artifact      = %q
+  install_dir   = %q
+  listen        = %q
+  admin_listen  = %q
+  tls_cert_file = %q
+  tls_key_file  = %q
   %s
 }
-`, host.Address, host.Port, host.User, host.PrivateKey, host.HostKey, artifact, host.InstallDir, listen, admin, extra)
+`, host.Address, host.Port, host.User, host.PrivateKey, host.HostKey, artifact, host.InstallDir, listen, admin, certFile, keyFile, extra)
 	}
 	const res = "dwk_libsql_server.db"
 	var oldFull, oldRO string
@@ -77,8 +88,8 @@ resource "dwk_libsql_server" "db" {
 			{
 				Config: cfg(""),
 				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttr(res, "url", "http://"+listen),
-					resource.TestCheckResourceAttr(res, "admin_url", "http://"+admin),
+					resource.TestCheckResourceAttr(res, "url", "https://"+listen),
+					resource.TestCheckResourceAttr(res, "admin_url", "https://"+admin),
 					resource.TestCheckResourceAttr(res, "state", "running"),
 					resource.TestCheckResourceAttr(res, "service_manager", "process"),
 					func(s *terraform.State) error {
@@ -115,7 +126,7 @@ resource "dwk_libsql_server" "db" {
 					plancheck.ExpectResourceAction(res, plancheck.ResourceActionUpdate),
 				}},
 				Check: func(*terraform.State) error {
-					if v := httpGet("http://" + listen + "/version"); v != "dwk-libsql acc-v2" {
+					if v := httpGet("https://" + listen + "/version"); v != "dwk-libsql acc-v2" {
 						return fmt.Errorf("/version after the upgrade: %q", v)
 					}
 					return hranaHas(listen, oldFull, "kept")
@@ -148,6 +159,7 @@ resource "dwk_libsql_server" "db" {
 				ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{
 					"artifact", "auth_token", "read_only_token", "tokens_expire", "config_hash", "host.private_key", "jwt_key_version",
+					"tls_cert_file", "tls_key_file", // local paths: the host holds copies
 				},
 			},
 			{
@@ -182,6 +194,45 @@ resource "dwk_libsql_server" "db" {
 	})
 }
 
+// tlsClient trusts the test's self-signed libSQL certificate (its CA
+// pool is filled by selfSigned).
+var tlsClient = &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: x509.NewCertPool()}}}
+
+// selfSigned writes a self-signed certificate for ip and its key, and
+// makes tlsClient trust it.
+func selfSigned(t *testing.T, ip string) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "dwk libsql test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.ParseIP(ip)}, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	certFile, keyFile = filepath.Join(dir, "libsql.pem"), filepath.Join(dir, "libsql-key.pem")
+	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	if err := os.WriteFile(certFile, certPEM, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tlsClient.Transport.(*http.Transport).TLSClientConfig.RootCAs.AppendCertsFromPEM(certPEM)
+	return certFile, keyFile
+}
+
 // hranaOK runs sql (statements separated by "; ") on the default
 // namespace with token; an error carries the HTTP status or the SQL error.
 func hranaOK(addr, token, sql string) error {
@@ -207,11 +258,11 @@ func hranaQuery(addr, token, sql string) (string, error) {
 		reqs = append(reqs, map[string]any{"type": "execute", "stmt": map[string]any{"sql": s}})
 	}
 	body, _ := json.Marshal(map[string]any{"requests": reqs})
-	req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v2/pipeline", bytes.NewReader(body))
+	req, _ := http.NewRequest(http.MethodPost, "https://"+addr+"/v2/pipeline", bytes.NewReader(body))
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	resp, err := tlsClient.Do(req)
 	if err != nil {
 		return "", err
 	}
@@ -242,9 +293,9 @@ func hranaQuery(addr, token, sql string) (string, error) {
 
 // adminStatus is the status of GET /v1/namespaces with key.
 func adminStatus(addr, key string) int {
-	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/v1/namespaces", nil)
+	req, _ := http.NewRequest(http.MethodGet, "https://"+addr+"/v1/namespaces", nil)
 	req.Header.Set("Authorization", "Basic "+key)
-	resp, err := (&http.Client{Timeout: 10 * time.Second}).Do(req)
+	resp, err := tlsClient.Do(req)
 	if err != nil {
 		return 0
 	}
@@ -253,7 +304,7 @@ func adminStatus(addr, key string) int {
 }
 
 func httpGet(u string) string {
-	resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(u)
+	resp, err := tlsClient.Get(u)
 	if err != nil {
 		return err.Error()
 	}
