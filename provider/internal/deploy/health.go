@@ -124,7 +124,7 @@ func logTail(ctx context.Context, h *Host, service string) string {
 	if logs == "" {
 		return ""
 	}
-	return "\n\nLast lines the replica logged:\n" + logs
+	return "\n\nLast lines the " + h.program().Kind + " logged:\n" + logs
 }
 
 // Status asks the replica's admin API for its status report.

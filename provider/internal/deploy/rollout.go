@@ -211,7 +211,7 @@ func (d *Deployer) stageHost(ctx context.Context, h *Host, o *Outcome, p Plan) e
 func (d *Deployer) replace(ctx context.Context, h *Host, o *Outcome, p Plan, rolling bool) error {
 	m := manager(o.Service)
 	if rolling {
-		d.logf(ctx, h, "draining replica")
+		d.logf(ctx, h, "draining "+h.program().Kind)
 		d.event(ctx, h, EventDrain, "")
 	}
 	if prev := p.Previous[h]; prev != "" && prev != o.Service {
@@ -232,7 +232,7 @@ func (d *Deployer) replace(ctx context.Context, h *Host, o *Outcome, p Plan, rol
 		return &HostError{h.Name, "install", err}
 	}
 	o.Updated = true
-	d.logf(ctx, h, "starting replica", "service", o.Service)
+	d.logf(ctx, h, "starting "+h.program().Kind, "service", o.Service)
 	d.event(ctx, h, EventStart, o.Service)
 	if err := m.start(ctx, h); err != nil {
 		d.event(ctx, h, EventFailed, err.Error())
@@ -243,7 +243,7 @@ func (d *Deployer) replace(ctx context.Context, h *Host, o *Outcome, p Plan, rol
 		return &HostError{h.Name, "wait for /readyz", err}
 	}
 	d.event(ctx, h, EventReady, "")
-	d.logf(ctx, h, "replica ready")
+	d.logf(ctx, h, h.program().Kind+" ready")
 	if rolling {
 		if err := d.WaitHealthy(ctx, h, o.Service, p.MinHealthy); err != nil {
 			d.event(ctx, h, EventFailed, "unhealthy")
@@ -305,7 +305,7 @@ func (d *Deployer) Remove(ctx context.Context, h *Host, service string) error {
 		}
 		service = s
 	}
-	d.logf(ctx, h, "removing replica", "service", service)
+	d.logf(ctx, h, "removing "+h.program().Kind, "service", service)
 	if err := manager(service).remove(ctx, h); err != nil {
 		return &HostError{h.Name, "drain", err}
 	}
