@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -27,21 +28,36 @@ import (
 // testSecret is a fleet secret long enough for central mode.
 const testSecret = "acc-test-secret-0123456789abcdef0123456789"
 
-// buildDwk builds dwk with buildinfo.version set to version (with -race
-// when the test binary has it), for rollout tests that need a second,
-// distinguishable binary.
-func buildDwk(t *testing.T, version string) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "dwk-"+version)
+// buildDwk builds dwk into dir with buildinfo.version set to version
+// (with -race when the test binary has it), for rollout tests that need a
+// second, distinguishable binary.
+func buildDwk(dir, version string) (string, error) {
+	out := filepath.Join(dir, "dwk-"+version)
 	args := []string{"build", "-o", out, "-ldflags", "-X github.com/dwk/fleet/appliance/process/buildinfo.version=" + version}
 	if raceEnabled {
 		args = append(args, "-race")
 	}
 	cmd := exec.Command("go", append(args, "github.com/dwk/fleet/cmd/dwk")...)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build dwk %s: %v\n%s", version, err, b)
+		return "", fmt.Errorf("go build dwk %s: %v\n%s", version, err, b)
 	}
-	return out
+	return out, nil
+}
+
+// v2Build is the second binary, built once for the package's tests:
+// linking dwk (with -race in CI) takes longer than most test steps.
+var v2Build struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if v2Build.dir != "" {
+		os.RemoveAll(v2Build.dir)
+	}
+	os.Exit(code)
 }
 
 // copyFile copies src to dst (mode 0755), replacing dst.
@@ -324,5 +340,13 @@ func killReplica(t *testing.T, h testHost) {
 // binaries returns the first dwk (the test build) and a second one built
 // with version v2.
 func binaries(t *testing.T) (v1, v2 string) {
-	return procs.Binary(t), buildDwk(t, "acc-v2")
+	v2Build.once.Do(func() {
+		if v2Build.dir, v2Build.err = os.MkdirTemp("", "dwk-acc-"); v2Build.err == nil {
+			v2Build.path, v2Build.err = buildDwk(v2Build.dir, "acc-v2")
+		}
+	})
+	if v2Build.err != nil {
+		t.Fatal(v2Build.err)
+	}
+	return procs.Binary(t), v2Build.path
 }
