@@ -37,14 +37,19 @@ func observeContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // ended adds the error of an operation that its timeout or a cancel cut
 // short, and reports whether it was.
 func ended(opCtx context.Context, op string, timeout time.Duration, diags *diag.Diagnostics) bool {
+	return endedAs(opCtx, "dwk_fleet", op, timeout, diags)
+}
+
+// endedAs is ended for a resource of type typ.
+func endedAs(opCtx context.Context, typ, op string, timeout time.Duration, diags *diag.Diagnostics) bool {
 	switch err := opCtx.Err(); {
 	case errors.Is(err, context.DeadlineExceeded):
-		diags.AddError(fmt.Sprintf("dwk_fleet: %s timed out after %s", op, timeout),
+		diags.AddError(fmt.Sprintf("%s: %s timed out after %s", typ, op, timeout),
 			fmt.Sprintf("The %s did not finish within timeouts.%s (%s). The state records what each host runs now; "+
 				"raise timeouts.%s or make the rollout faster (max_parallel, min_healthy_time) and apply again.", op, op, timeout, op))
 		return true
 	case errors.Is(err, context.Canceled):
-		diags.AddError("dwk_fleet: "+op+" interrupted",
+		diags.AddError(typ+": "+op+" interrupted",
 			"The "+op+" was cancelled. The state records what each host runs now; apply again to finish.")
 		return true
 	}

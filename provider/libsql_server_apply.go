@@ -209,7 +209,7 @@ func (r *libsqlServerResource) Create(ctx context.Context, req resource.CreateRe
 	opCtx, cancel, timeout := opContext(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
 	out, applyErr := d.Apply(opCtx, deploy.Plan{Artifact: spec.Artifact, Add: []*deploy.Host{h}, ReadyTimeout: spec.ReadyTimeout})
-	ended(opCtx, "create", timeout, &resp.Diagnostics)
+	endedAs(opCtx, serverType, "create", timeout, &resp.Diagnostics)
 	o := out[h]
 	if applyErr != nil {
 		serverFailed(&resp.Diagnostics, h.Name, applyErr)
@@ -281,7 +281,7 @@ func (r *libsqlServerResource) Update(ctx context.Context, req resource.UpdateRe
 	opCtx, cancel, timeout := opContext(ctx, plan.Timeouts.Update, &resp.Diagnostics)
 	defer cancel()
 	out, applyErr := d.Apply(opCtx, p)
-	ended(opCtx, "update", timeout, &resp.Diagnostics)
+	endedAs(opCtx, serverType, "update", timeout, &resp.Diagnostics)
 	if applyErr != nil {
 		serverFailed(&resp.Diagnostics, h.Name, applyErr)
 	}
@@ -368,7 +368,7 @@ func (r *libsqlServerResource) Delete(ctx context.Context, req resource.DeleteRe
 	opCtx, cancel, timeout := opContext(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
 	err = r.deployer(spec.Name).Remove(opCtx, h, state.ServiceManager.ValueString())
-	if !ended(opCtx, "delete", timeout, &resp.Diagnostics) && err != nil {
+	if !endedAs(opCtx, serverType, "delete", timeout, &resp.Diagnostics) && err != nil {
 		serverFailed(&resp.Diagnostics, h.Name, err)
 	}
 }
