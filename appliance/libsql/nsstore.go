@@ -45,7 +45,7 @@ type nsStore struct {
 
 	mu       sync.Mutex
 	m        map[string]*namespace
-	creating map[string]struct{} // names being created
+	creating map[string]chan struct{} // names being created; closed when done
 }
 
 // maxIdleConns is how many idle connections a namespace keeps.
@@ -60,7 +60,7 @@ func newNSStore(dbPath string, cfg Config) *nsStore {
 		idle:        newIdleLRU(cfg.MaxIdleConns),
 		maxLength:   int(min(max(cfg.MaxBodySize, cfg.MaxResponseSize), 1<<30)),
 		m:           map[string]*namespace{},
-		creating:    map[string]struct{}{},
+		creating:    map[string]chan struct{}{},
 	}
 }
 
@@ -236,12 +236,20 @@ func (s *nsStore) create(name string, cfg nsConfig) error {
 	// it, so that creations (each a few fsyncs) run in parallel.
 	s.mu.Lock()
 	_, exists := s.m[name]
-	_, busy := s.creating[name]
+	other, busy := s.creating[name]
+	mine := make(chan struct{})
 	if !exists && !busy {
-		s.creating[name] = struct{}{}
+		s.creating[name] = mine
 	}
 	s.mu.Unlock()
-	if exists || busy {
+	if busy {
+		// Another creation of the name is under way: answer once it is
+		// done, so that "exists" means the namespace can be used (clients
+		// that create on first use, from several replicas at once, go on
+		// to send statements to it).
+		return s.awaitCreation(name, other)
+	}
+	if exists {
 		return fmt.Errorf("%w: %s", errNamespaceExists, name)
 	}
 	ns, err := s.makeNamespace(name, cfg)
@@ -251,10 +259,34 @@ func (s *nsStore) create(name string, cfg nsConfig) error {
 		s.m[name] = ns
 	}
 	s.mu.Unlock()
+	close(mine)
 	if err == nil && s.backup != nil {
 		s.backup.Changed(name)
 	}
 	return err
+}
+
+// createWait bounds how long a creation waits for another creation of the
+// same name to finish.
+const createWait = 30 * time.Second
+
+// awaitCreation waits for the creation of name that closes done, and
+// reports the namespace as existing if that creation succeeded.
+func (s *nsStore) awaitCreation(name string, done <-chan struct{}) error {
+	t := time.NewTimer(createWait)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		return fmt.Errorf("create namespace %s: another creation of it has not finished after %v; try again", name, createWait)
+	}
+	s.mu.Lock()
+	_, exists := s.m[name]
+	s.mu.Unlock()
+	if !exists {
+		return fmt.Errorf("create namespace %s: a concurrent creation of it failed; try again", name)
+	}
+	return fmt.Errorf("%w: %s", errNamespaceExists, name)
 }
 
 // makeNamespace builds the directory of a new namespace under a temporary
