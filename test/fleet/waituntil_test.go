@@ -56,8 +56,14 @@ func TestWaitUntilDuringDrain(t *testing.T) {
 		if later(n, "0s") == drainer.Member {
 			// The 0s task is done before the drain begins.
 			wait.Within(t, 10*time.Second, n+"'s 0s task", func() bool { return value(n) == 1 })
+			// The front door may place the next request elsewhere: its
+			// lease-holder cache (1s) can still say "no holder" while its
+			// member view, which lags the fleet's start, has grown. Such a
+			// task runs in an hour on the other replica, outside this
+			// test; the search goes on.
 			if m := later(n, "1h"); m != drainer.Member {
-				t.Fatalf("%s: a task went to %s, the next to %s", n, drainer.Member, m)
+				t.Logf("%s: a task went to %s, the next to %s; trying another counter", n, drainer.Member, m)
+				continue
 			}
 			never = n
 		}
