@@ -53,7 +53,7 @@ func (l *Lease) Record() Record { return l.rec }
 func (l *Lease) Lost() <-chan struct{} { return l.lost }
 
 // Context is cancelled when the lease ends, lost or released; its cause
-// is ErrLost or ErrReleased. Run work that must stop with the lease under
+// wraps ErrLost or ErrReleased and says why. Run work that must stop with the lease under
 // it.
 func (l *Lease) Context() context.Context { return l.ctx }
 
@@ -80,7 +80,7 @@ func (l *Lease) Fresh() bool {
 // TTL. Releasing a lost or released lease does nothing. If the delete
 // fails, the key expires after the TTL.
 func (l *Lease) Release(ctx context.Context) error {
-	if !l.m.end(l, leaseReleased) {
+	if !l.m.end(l, leaseReleased, "released by its holder") {
 		return nil
 	}
 	if _, _, err := condBatch(ctx, l.m.client, []hrana.Stmt{releaseStmt(l)}); err != nil {

@@ -157,7 +157,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 	var mine []*Lease
 	for _, l := range all {
-		if m.end(l, leaseReleased) {
+		if m.end(l, leaseReleased, "handed back as the replica closes") {
 			mine = append(mine, l)
 		}
 	}
@@ -176,8 +176,9 @@ func (m *Manager) Close(ctx context.Context) error {
 }
 
 // end moves a held lease to state (lost or released), drops it from the
-// held set and cancels its context. It reports whether the lease was held.
-func (m *Manager) end(l *Lease, state leaseState) bool {
+// held set and cancels its context with ErrLost or ErrReleased, saying
+// why. It reports whether the lease was held.
+func (m *Manager) end(l *Lease, state leaseState, why string) bool {
 	m.mu.Lock()
 	if l.state != leaseHeld {
 		m.mu.Unlock()
@@ -193,13 +194,13 @@ func (m *Manager) end(l *Lease, state leaseState) bool {
 	m.mu.Unlock()
 	if state == leaseLost {
 		// Context first: whoever sees Lost closed finds it done.
-		l.cancel(ErrLost)
+		l.cancel(fmt.Errorf("%w: %s", ErrLost, why))
 		close(l.lost)
 		if m.cfg.Metrics != nil {
 			m.cfg.Metrics.LeasesLost.Inc()
 		}
 	} else {
-		l.cancel(ErrReleased)
+		l.cancel(fmt.Errorf("%w: %s", ErrReleased, why))
 	}
 	if m.cfg.Metrics != nil {
 		m.cfg.Metrics.LeasesHeld.Set(float64(n))
@@ -237,7 +238,7 @@ func (m *Manager) adopt(k objKey, encoded []byte, rec Record, value []byte, sent
 	n := len(m.held)
 	m.mu.Unlock()
 	if stale != nil {
-		m.end(stale, leaseLost)
+		m.end(stale, leaseLost, "a second acquire of this replica took it over")
 	}
 	if !open {
 		// Drain or Close began while the acquire was in flight: hand the

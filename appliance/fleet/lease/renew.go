@@ -93,7 +93,7 @@ func (m *Manager) renewBatch(ls []*Lease, sent time.Time) {
 	}
 	m.mu.Unlock()
 	for _, l := range lost {
-		if m.end(l, leaseLost) {
+		if m.end(l, leaseLost, "renewal refused (expired or taken over)") {
 			m.log.Warn("lease lost: renewal refused (expired or taken over)", "class", l.key.class, "id", l.key.id, "epoch", l.rec.Epoch)
 		}
 	}
@@ -130,7 +130,7 @@ func (m *Manager) expire(now time.Time) {
 	}
 	m.mu.Unlock()
 	for _, l := range lost {
-		if m.end(l, leaseLost) {
+		if m.end(l, leaseLost, "deadline passed without a successful renewal") {
 			m.log.Warn("lease lost: deadline passed without a successful renewal", "class", l.key.class, "id", l.key.id, "epoch", l.rec.Epoch)
 		}
 	}

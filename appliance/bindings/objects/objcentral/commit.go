@@ -190,14 +190,30 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	return nil
 }
 
-// leaseContext is ctx, also cancelled when the lease ends.
+// lostLeaseGrace is how long a commit or a confirmation already under way
+// may go on after this replica's lease ended. The epoch guard, not the
+// lease, keeps it safe: a new holder fences the database before it
+// serves, so a write that lands late is either seen by it or refused. A
+// store that answers a little late (a stalled renewal lost the lease)
+// then costs no write; one that does not answer is given up on.
+const lostLeaseGrace = 2 * time.Second
+
+// leaseContext is ctx, also cancelled lostLeaseGrace after the lease
+// ends.
 func (d *DB) leaseContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	if d.ctx == nil {
 		return ctx, func() {}
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(d.ctx, func() {
-		cancel(fmt.Errorf("%w: the lease (epoch %d) ended", objects.ErrFenced, d.epoch))
+		t := time.NewTimer(lostLeaseGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel(fmt.Errorf("%w: the lease (epoch %d) ended %v before the store answered: %v",
+				objects.ErrFenced, d.epoch, lostLeaseGrace, context.Cause(d.ctx)))
+		case <-cctx.Done():
+		}
 	})
 	return cctx, func() { stop(); cancel(nil) }
 }

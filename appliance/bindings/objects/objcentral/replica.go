@@ -30,7 +30,6 @@ type DB struct {
 	c     *hranaclient.Client
 	ws    *hranaclient.WSStream // commits go here when set
 	epoch int64
-	lost  <-chan struct{}
 	fresh func() bool
 	ctx   context.Context // the lease's, when it has one
 	cache *cache
@@ -64,7 +63,7 @@ func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch
 		return nil, err
 	}
 	d := &DB{
-		name: name, c: c, epoch: epoch, lost: lease.Lost(), cache: ch, counters: n, local: local,
+		name: name, c: c, epoch: epoch, cache: ch, counters: n, local: local,
 		gen: h.gen, version: h.version, pages: h.pages, pageSize: h.pageSize,
 	}
 	if f, ok := lease.(interface{ Fresh() bool }); ok {
@@ -79,11 +78,13 @@ func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch
 // Epoch is the epoch the database was opened with.
 func (d *DB) Epoch() int64 { return d.epoch }
 
-// check fails when the replica may not serve: closed, stale, or the
-// lease is lost. While the lease is fresh by this replica's clock the
-// copy serves without a round trip; when a renewal is late, one round
-// trip confirms that the primary still names this holder's epoch and
-// version (no other holder can have written), or fences the copy.
+// check fails when the replica may not serve: closed or stale. While the
+// lease is fresh by this replica's clock the copy serves without a round
+// trip; when a renewal is late, or the lease ended by this replica's
+// clock (the instance stops at its next turn; the events in flight
+// finish), one round trip confirms that the primary still names this
+// holder's epoch and version (no other holder can have written), or
+// fences the copy.
 func (d *DB) check(ctx context.Context) error {
 	d.mu.Lock()
 	closed, broken := d.closed, d.broken
@@ -93,11 +94,6 @@ func (d *DB) check(ctx context.Context) error {
 		return ErrClosed
 	case broken != nil:
 		return broken
-	}
-	select {
-	case <-d.lost:
-		return fmt.Errorf("%w: the lease (epoch %d) was lost", objects.ErrFenced, d.epoch)
-	default:
 	}
 	if d.fresh == nil || d.fresh() {
 		return nil
