@@ -198,13 +198,11 @@ func (r *libsqlServerResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	spec.Salt = keepSalt(ctx, nil, resp.Private, &resp.Diagnostics)
-	t := sshtarget.NewLazy(spec.SSH)
-	defer t.Close()
-	h, err := spec.deployHost(t)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot set up the TLS probe", err.Error())
+	t, h, ok := spec.connect(&resp.Diagnostics)
+	if !ok {
 		return
 	}
+	defer t.Close()
 	d := r.deployer(spec.Name)
 	opCtx, cancel, timeout := opContext(ctx, plan.Timeouts.Create, &resp.Diagnostics)
 	defer cancel()
@@ -259,13 +257,11 @@ func (r *libsqlServerResource) Update(ctx context.Context, req resource.UpdateRe
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
-	t := sshtarget.NewLazy(spec.SSH)
-	defer t.Close()
-	h, err := spec.deployHost(t)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot set up the TLS probe", err.Error())
+	t, h, ok := spec.connect(&resp.Diagnostics)
+	if !ok {
 		return
 	}
+	defer t.Close()
 	p := deploy.Plan{
 		Artifact: spec.Artifact, Roll: []*deploy.Host{h}, ReadyTimeout: spec.ReadyTimeout,
 		Services: map[*deploy.Host]string{}, Previous: map[*deploy.Host]string{},
@@ -311,13 +307,11 @@ func (r *libsqlServerResource) Read(ctx context.Context, req resource.ReadReques
 		spec.TLSCert = adoptedCert
 	}
 	spec.Salt = salt
-	t := sshtarget.NewLazy(spec.SSH)
-	defer t.Close()
-	h, err := spec.deployHost(t)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot set up the TLS probe", err.Error())
+	t, h, ok := spec.connect(&resp.Diagnostics)
+	if !ok {
 		return
 	}
+	defer t.Close()
 	o := r.deployer(spec.Name).Observe(ctx, h)
 	switch {
 	case errors.Is(o.Err, sshtarget.ErrNoCredentials):
@@ -358,16 +352,14 @@ func (r *libsqlServerResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() || !known {
 		return
 	}
-	t := sshtarget.NewLazy(spec.SSH)
-	defer t.Close()
-	h, err := spec.deployHost(t)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot set up the TLS probe", err.Error())
+	t, h, ok := spec.connect(&resp.Diagnostics)
+	if !ok {
 		return
 	}
+	defer t.Close()
 	opCtx, cancel, timeout := opContext(ctx, state.Timeouts.Delete, &resp.Diagnostics)
 	defer cancel()
-	err = r.deployer(spec.Name).Remove(opCtx, h, state.ServiceManager.ValueString())
+	err := r.deployer(spec.Name).Remove(opCtx, h, state.ServiceManager.ValueString())
 	if !endedAs(opCtx, serverType, "delete", timeout, &resp.Diagnostics) && err != nil {
 		serverFailed(&resp.Diagnostics, h.Name, err)
 	}

@@ -250,6 +250,20 @@ func (s *serverSpec) id() string {
 	return (&serverID{User: s.SSH.User, Address: s.SSH.Address, Port: s.SSH.Port, InstallDir: s.InstallDir}).String()
 }
 
+// connect returns a lazy SSH target to the server's host (the caller
+// closes it) and the host as the deployer sees it; a TLS probe that cannot
+// be set up is reported in diags.
+func (s *serverSpec) connect(diags *diag.Diagnostics) (*sshtarget.Lazy, *deploy.Host, bool) {
+	t := sshtarget.NewLazy(s.SSH)
+	h, err := s.deployHost(t)
+	if err != nil {
+		t.Close()
+		diags.AddError("Cannot set up the TLS probe", err.Error())
+		return nil, nil, false
+	}
+	return t, h, true
+}
+
 // deployHost is the deployer's view of the server, reached through t.
 func (s *serverSpec) deployHost(t deploy.Target) (*deploy.Host, error) {
 	h := &deploy.Host{

@@ -26,18 +26,7 @@ func TestObjectRPCAcrossReplicas(t *testing.T) {
 	run := fmt.Sprintf("rpc-%d", time.Now().UnixNano())
 	a := run + "-a"
 	holderA, _ := holderAndOther(t, f, a)
-	// A counter held elsewhere: new objects are placed over the fleet.
-	var b string
-	for i := range 30 {
-		name := fmt.Sprintf("%s-b%d", run, i)
-		if h, _ := holderAndOther(t, f, name); h.Member != holderA.Member {
-			b = name
-			break
-		}
-	}
-	if b == "" {
-		t.Fatalf("30 new counters were all placed on %s", holderA.Member)
-	}
+	b := counterHeldElsewhere(t, f, run, holderA)
 	for i, r := range f.Replicas {
 		var got struct {
 			Name  string `json:"name"`
@@ -86,17 +75,7 @@ func TestObjectRPCStreamAcrossReplicas(t *testing.T) {
 	run := fmt.Sprintf("rpcstream-%d", time.Now().UnixNano())
 	a := run + "-a"
 	holderA, _ := holderAndOther(t, f, a)
-	var b string
-	for i := range 30 {
-		name := fmt.Sprintf("%s-b%d", run, i)
-		if h, _ := holderAndOther(t, f, name); h.Member != holderA.Member {
-			b = name
-			break
-		}
-	}
-	if b == "" {
-		t.Fatalf("30 new counters were all placed on %s", holderA.Member)
-	}
+	b := counterHeldElsewhere(t, f, run, holderA)
 	const size = worker.RPCMaxMessage + 8<<20
 	want := sha256.New()
 	io.Copy(want, io.LimitReader(&counter.Pattern{}, size))
@@ -168,4 +147,19 @@ func TestObjectRPCStreamAcrossReplicas(t *testing.T) {
 	if gotErr := resp.Trailer.Get(counter.TrailerStreamError); !strings.Contains(gotErr, worker.ErrRPCStreamCut.Error()) {
 		t.Errorf("stream cut after %d MiB by killing b's holder ended with %q, want ErrRPCStreamCut", (8<<20+n)>>20, gotErr)
 	}
+}
+
+// counterHeldElsewhere returns the name of a new counter (run-b0, run-b1,
+// …) that is held by a replica other than not: new objects are placed
+// over the fleet.
+func counterHeldElsewhere(t *testing.T, f *fleettest.Fleet, run string, not *fleettest.Replica) string {
+	t.Helper()
+	for i := range 30 {
+		name := fmt.Sprintf("%s-b%d", run, i)
+		if h, _ := holderAndOther(t, f, name); h.Member != not.Member {
+			return name
+		}
+	}
+	t.Fatalf("30 new counters were all placed on %s", not.Member)
+	return ""
 }
