@@ -149,8 +149,10 @@ func (in *instance) fireAlarm(ctx context.Context, e AlarmEntry) error {
 		rt.log.Error("alarm failed; giving up", "object", in.id, "attempts", e.Retries+1, "err", herr)
 		return in.finishAlarm(ctx, at)
 	}
+	// The delay counts from the failure, as after a failed delivery
+	// (scheduler.go): a handler that ran long still gets its pause.
+	next := rt.cfg.Clock.Now().Add(retryDelay(rt.cfg.AlarmRetryBase, e.Retries))
 	rt.stats.alarmsRetried.Add(1)
-	next := now.Add(retryDelay(rt.cfg.AlarmRetryBase, e.Retries))
 	rt.log.Warn("alarm failed; will retry", "object", in.id, "retry", e.Retries+1, "at", next, "err", herr)
 	return rt.putAlarm(ctx, AlarmEntry{Object: in.id, At: next, Retries: e.Retries + 1})
 }

@@ -48,8 +48,8 @@ type Config struct {
 	// a restart, or whose run or claim failed. Alarms set or retried on
 	// this replica fire on a timer at their time. Default: 1s.
 	AlarmPollInterval time.Duration
-	// AlarmRetryBase is the delay before the first retry of a failed alarm;
-	// each further retry doubles it. Default: 2s.
+	// AlarmRetryBase is the delay, from the failure, before the first
+	// retry of a failed alarm; each further retry doubles it. Default: 2s.
 	AlarmRetryBase time.Duration
 	// AlarmMaxRetries is how many times a failing alarm is retried before it
 	// is dropped. Default: 6.

@@ -191,9 +191,14 @@ func TestAlarmBackoff(t *testing.T) {
 			t.Fatalf("timed out: attempts at %v, retries booked %v", failerAttempts(s.ID()), booked)
 		}
 		// Advance only once the scheduler and the janitor both wait on the
-		// clock, so a loaded machine cannot make the runtime fall behind
+		// clock and every attempt made has booked its retry (or given
+		// up), so a loaded machine cannot make the runtime fall behind
 		// fake time.
-		for wait := time.Now().Add(time.Second); len(clock.Timers()) < 2 && time.Now().Before(wait); {
+		settled := func() bool {
+			st := rt.Stats()
+			return len(clock.Timers()) >= 2 && int64(len(failerAttempts(s.ID()))) == st.AlarmsRetried+st.AlarmsFailed
+		}
+		for wait := time.Now().Add(time.Second); !settled() && time.Now().Before(wait); {
 			time.Sleep(time.Millisecond)
 		}
 		clock.Advance(step)
@@ -207,9 +212,9 @@ func TestAlarmBackoff(t *testing.T) {
 			t.Errorf("retry %d never booked", i+1)
 			continue
 		}
-		// The runtime reads the clock a little before the handler runs, and
-		// the clock keeps moving meanwhile: allow a few steps of slack.
-		if d := at.Sub(attempts[i]); d < delay-4*step || d > delay {
+		// The delay counts from the failure, and time stands still from
+		// the attempt until its retry is booked.
+		if d := at.Sub(attempts[i]); d != delay {
 			t.Errorf("retry %d booked %s after attempt %d, want %s", i+1, d, i+1, delay)
 		}
 		if attempts[i+1].Before(at) {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -145,6 +146,9 @@ func TestAlarmRetriesFireOnTimer(t *testing.T) {
 		if got := failerAttempts(s.ID()); len(got) != i+1 || !got[i].Equal(at) {
 			t.Fatalf("attempts at %v; want attempt %d at %v", got, i+1, at)
 		}
+		// The retry's delay counts from the failure: let it be booked
+		// before time moves on.
+		wait.For(t, "retry "+strconv.Itoa(i+1)+" booked", func() bool { return rt.Stats().AlarmsRetried > int64(i) })
 	}
 }
 
