@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go run ./test/bench/dwkbench -dwk bin/dwk -out bench "$@"
-# The front door's CPU profile (lb section), as text: where its time goes.
-if [ -f bench/lb-front-door.pprof ]; then
-  go tool pprof -top -cum -nodecount=60 bench/lb-front-door.pprof >bench/lb-front-door-profile.txt 2>/dev/null
-fi
+# The front door's CPU profiles (lb section), as text: where its time goes,
+# proxied and in process.
+for p in lb-front-door lb-own-replica; do
+  if [ -f "bench/$p.pprof" ]; then
+    go tool pprof -top -cum -nodecount=60 "bench/$p.pprof" >"bench/$p-profile.txt" 2>/dev/null
+  fi
+done
 go run ./test/benchdocs/docfigures

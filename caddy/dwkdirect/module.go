@@ -16,6 +16,7 @@ import (
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 	"github.com/dwk/fleet/caddy/dwktransport"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
+	"github.com/dwk/fleet/caddy/internal/fleetview"
 )
 
 func init() { caddy.RegisterModule(new(Direct)) }
@@ -71,7 +72,7 @@ type Direct struct {
 	ReplayBody int64 `json:"replay_body,omitempty"`
 
 	proxy     *reverseproxy.Handler
-	source    *dwkupstreams.Upstreams
+	source    viewSource
 	policy    *dwkaffinity.Policy
 	app       *App
 	tunnels   *tunnels
@@ -81,7 +82,15 @@ type Direct struct {
 	log       *zap.Logger
 }
 
+// viewSource is what the handler reads the fleet from: the dwk upstream
+// source. View must be cheap (it runs for every request) and returns nil
+// before the first member listing.
+type viewSource interface {
+	View() *fleetview.View
+}
+
 var (
+	_ viewSource                  = (*dwkupstreams.Upstreams)(nil)
 	_ caddy.Module                = (*Direct)(nil)
 	_ caddy.Provisioner           = (*Direct)(nil)
 	_ caddy.CleanerUpper          = (*Direct)(nil)
@@ -110,9 +119,11 @@ func (d *Direct) Provision(ctx caddy.Context) error {
 	if d.proxy, ok = mod.(*reverseproxy.Handler); !ok {
 		return fmt.Errorf("%w: proxy is %T, not a reverse_proxy handler", errConfig, mod)
 	}
-	if d.source, ok = d.proxy.DynamicUpstreams.(*dwkupstreams.Upstreams); !ok {
+	src, ok := d.proxy.DynamicUpstreams.(*dwkupstreams.Upstreams)
+	if !ok {
 		return fmt.Errorf("%w: proxy must use the dwk upstream source", errConfig)
 	}
+	d.source = src
 	if lb := d.proxy.LoadBalancing; lb != nil {
 		d.policy, _ = lb.SelectionPolicy.(*dwkaffinity.Policy)
 	}

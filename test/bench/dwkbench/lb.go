@@ -8,20 +8,25 @@ import (
 	"github.com/dwk/fleet/test/caddy/lbbench"
 )
 
-// LBProfile is the CPU profile of the proxied front-door side, in the
-// output directory; scripts/bench.sh renders it as text next to it.
-const LBProfile = "lb-front-door.pprof"
+// CPU profiles of the lb section, in the output directory, of the first
+// round of the proxied front-door side (LBProfile) and of the in-process
+// side (LBSelfProfile); scripts/bench.sh renders each as text next to it.
+const (
+	LBProfile     = "lb-front-door.pprof"
+	LBSelfProfile = "lb-own-replica.pprof"
+)
 
 // benchLB compares the front door hop with hitting an app server directly
 // and with a plain httputil.ReverseProxy, and measures idle WebSockets.
 func benchLB(ctx context.Context, o options) (Section, error) {
 	r, err := lbbench.Run(ctx, lbbench.Options{DWK: o.dwk, Duration: o.duration, Concurrency: o.concurrency,
-		CPUProfile: filepath.Join(o.out, LBProfile)})
+		CPUProfile: filepath.Join(o.out, LBProfile), SelfCPUProfile: filepath.Join(o.out, LBSelfProfile)})
 	if err != nil {
 		return Section{}, err
 	}
 	return Section{Title: r.Title, Command: "scripts/bench.sh -only lb", Notes: r.Notes +
-		" Where the front door's time goes on the proxied side: bench/" + LBProfile + " (CPU profile of that side's first round), as text in bench/lb-front-door-profile.txt.", Header: r.Header, Rows: r.Rows,
+		" Where the front door's time goes on the proxied side: bench/" + LBProfile + " (CPU profile of that side's first round), as text in bench/lb-front-door-profile.txt;" +
+		" on the in-process side: bench/" + LBSelfProfile + ", as text in bench/lb-own-replica-profile.txt.", Header: r.Header, Rows: r.Rows,
 		Figures: socketFigures(r.Sockets), Data: r}, nil
 }
 

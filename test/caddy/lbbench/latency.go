@@ -60,9 +60,14 @@ func (e *env) latency(ctx context.Context, o Options) ([]Latency, error) {
 			sides = append(sides, &s)
 		}
 	}
+	profiles := map[string]string{SideFrontDoor: o.CPUProfile, SideSelf: o.SelfCPUProfile}
 	for round := range Rounds {
 		for _, s := range sides {
-			l, err := e.load(ctx, o, s.name, s.base, s.objects, round == 0 && s.name == SideFrontDoor)
+			prof := ""
+			if round == 0 {
+				prof = profiles[s.name]
+			}
+			l, err := e.load(ctx, o, s.name, s.base, s.objects, prof)
 			if err != nil {
 				return nil, err
 			}
@@ -77,16 +82,16 @@ func (e *env) latency(ctx context.Context, o Options) ([]Latency, error) {
 	return out, nil
 }
 
-// load runs one side's load once (after a warm-up) and measures it;
-// profiled, it writes the CPU profile of the load to o.CPUProfile.
-func (e *env) load(ctx context.Context, o Options, name, base string, objects []string, profiled bool) (Latency, error) {
+// load runs one side's load once (after a warm-up) and measures it; with
+// a profile file, it writes the CPU profile of the load there.
+func (e *env) load(ctx context.Context, o Options, name, base string, objects []string, profileFile string) (Latency, error) {
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 2 * o.Concurrency}}
 	defer client.CloseIdleConnections()
 	op := func(ctx context.Context, i int) error {
 		return get(ctx, client, fmt.Sprintf("%s/counter/%s/value", base, objects[i%len(objects)]))
 	}
 	load.Run(ctx, "warm", o.Concurrency, min(time.Second, o.Duration), op)
-	stop, err := profile(o.CPUProfile, profiled)
+	stop, err := profile(profileFile)
 	if err != nil {
 		return Latency{}, err
 	}
@@ -126,10 +131,9 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// profile starts a CPU profile into file when on and file is set; stop
-// ends it.
-func profile(file string, on bool) (stop func(), err error) {
-	if file == "" || !on {
+// profile starts a CPU profile into file, if set; stop ends it.
+func profile(file string) (stop func(), err error) {
+	if file == "" {
 		return func() {}, nil
 	}
 	f, err := os.Create(file)

@@ -48,6 +48,10 @@ type Options struct {
 	// CPUProfile, when set, is a file the CPU profile of the proxied
 	// front-door side's load is written to (pprof format).
 	CPUProfile string
+	// SelfCPUProfile, when set, is a file the CPU profile of the
+	// in-process side's load (requests for the front door's own replica)
+	// is written to.
+	SelfCPUProfile string
 	// Only, when set, limits the request sides to the direct one and
 	// those whose name contains it, and skips the sockets (for profiling
 	// one side).
