@@ -113,7 +113,7 @@ func (p *Policy) Select(pool reverseproxy.UpstreamPool, r *http.Request, _ http.
 		objID, ns string
 	)
 	if target.IsObject() {
-		objID, ns = target.ID.String(), target.Namespace
+		objID, ns = target.IDString(), target.Namespace
 		up, by = p.selectObject(pool, r, target.Namespace, target.ID, t)
 	}
 	if up == nil {

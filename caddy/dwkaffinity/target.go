@@ -22,10 +22,21 @@ type Target struct {
 	Namespace string
 	// ID is the object's id (objectid.FromName with the fleet secret).
 	ID objectid.ID
+
+	entry *idEntry // the policy's cache entry of ID; nil in a Target built by hand
 }
 
 // IsObject reports whether the request addresses an object.
 func (t Target) IsObject() bool { return t.Namespace != "" }
+
+// IDString is ID as text (objectid.ID.String), computed once per object
+// the policy remembers.
+func (t Target) IDString() string {
+	if t.entry != nil {
+		return t.entry.text
+	}
+	return t.ID.String()
+}
 
 // reqState is the policy's state for one request. The reverse proxy and
 // the dwk_direct handler call into it from the request's goroutine only.
@@ -64,16 +75,18 @@ func (p *Policy) Target(r *http.Request) Target {
 // resolve finds the object r addresses.
 func (p *Policy) resolve(r *http.Request) Target {
 	if obj, ok := p.matcher.Match(r); ok {
-		return Target{Namespace: obj.Namespace, ID: p.ids.get(p.secret, obj.Namespace, obj.Name)}
+		e := p.ids.get(p.secret, obj.Namespace, obj.Name)
+		return Target{Namespace: obj.Namespace, ID: e.id, entry: e}
 	}
 	return Target{}
 }
 
 // MemberFor returns the member id requests for the object go to: the
 // lease holder when view lists it as ready, else the placement choice
-// (objectid.Pick over the ready members' ids); "" when view lists no
-// member. It ignores passive health and tried upstreams: the caller falls
-// back to the reverse proxy when that member cannot be reached.
+// (objectid.Pick over the ready members' ids, remembered per member
+// snapshot); "" when view lists no member. It ignores passive health and
+// tried upstreams: the caller falls back to the reverse proxy when that
+// member cannot be reached.
 func MemberFor(ctx context.Context, view *fleetview.View, t Target) (member, by string) {
 	if view == nil || view.Members.Len() == 0 {
 		return "", ""
@@ -84,6 +97,9 @@ func MemberFor(ctx context.Context, view *fleetview.View, t Target) (member, by 
 				return holder, ByLease
 			}
 		}
+	}
+	if t.entry != nil {
+		return t.entry.pick(view.Members), ByPlacement
 	}
 	return objectid.Pick(t.ID, view.Members.IDs()), ByPlacement
 }
