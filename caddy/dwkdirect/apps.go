@@ -43,7 +43,8 @@ func lookup(name string) (*App, bool) {
 // handler naming a would serve in process, directly, and hands every other
 // request to caddy (the Caddy server's handler), which routes it as usual.
 // A request whose path contains "/_dwk" always goes to caddy, which
-// answers the reserved paths (health, internal endpoints) itself.
+// answers the reserved paths (health, internal endpoints) itself. Its
+// server should set ConnContext.
 func (a *App) Handler(caddy http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if d := a.direct.Load(); d == nil || reserved(r.URL.Path) || !d.serveFirst(w, r, caddy) {

@@ -1,51 +1,19 @@
 package dwkdirect
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 
-	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 )
-
-func TestRetryCatcherSwallowsRetryAnswers(t *testing.T) {
-	rec := httptest.NewRecorder()
-	rec.Header().Set("Server", "front door")
-	c := &retryCatcher{w: rec}
-	c.Header().Set("X-Local", "1")
-	protocol.WriteRetry(c)
-	if !c.retry {
-		t.Fatal("a retry answer was not caught")
-	}
-	if rec.Code != http.StatusOK || rec.Body.Len() != 0 || rec.Header().Get("X-Local") != "" || rec.Header().Get("Server") != "front door" {
-		t.Errorf("the client saw the retry answer: %d %q %v", rec.Code, rec.Body.String(), rec.Header())
-	}
-}
-
-func TestRetryCatcherPassesOtherAnswers(t *testing.T) {
-	for _, code := range []int{http.StatusOK, http.StatusServiceUnavailable, http.StatusNotFound} {
-		rec := httptest.NewRecorder()
-		c := &retryCatcher{w: rec}
-		c.Header().Set("X-Local", "1")
-		c.WriteHeader(code)
-		io.WriteString(c, "body")
-		if c.retry || rec.Code != code || rec.Body.String() != "body" || rec.Header().Get("X-Local") != "1" {
-			t.Errorf("%d: retry=%v, client got %d %q %v", code, c.retry, rec.Code, rec.Body.String(), rec.Header())
-		}
-	}
-	rec := httptest.NewRecorder()
-	c := &retryCatcher{w: rec}
-	io.WriteString(c, "implicit")
-	if rec.Code != http.StatusOK || rec.Body.String() != "implicit" {
-		t.Errorf("implicit 200: client got %d %q", rec.Code, rec.Body.String())
-	}
-}
 
 func TestReplayBody(t *testing.T) {
 	src := io.NopCloser(strings.NewReader("0123456789"))
@@ -88,12 +56,9 @@ func TestServeLocalGivesUpOnAnAppThatDoesNotAnswer(t *testing.T) {
 	})}}
 	rec := httptest.NewRecorder()
 	start := time.Now()
-	err := d.serveLocal(rec, httptest.NewRequest(http.MethodGet, "http://front/counter/a", nil), dwkaffinity.Target{}, func(http.ResponseWriter, *http.Request) error {
-		t.Error("an app given up on was replayed")
-		return nil
-	})
-	if err != nil || rec.Code != http.StatusGatewayTimeout {
-		t.Fatalf("err %v, client got %d %q", err, rec.Code, rec.Body.String())
+	replay := d.serveLocal(rec, httptest.NewRequest(http.MethodGet, "http://front/counter/a", nil), dwkaffinity.Target{})
+	if replay || rec.Code != http.StatusGatewayTimeout {
+		t.Fatalf("replay %v, client got %d %q", replay, rec.Code, rec.Body.String())
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("answered after %v", took)
@@ -115,8 +80,73 @@ func TestServeLocalStreamsPastTheDeadlineOnceStarted(t *testing.T) {
 		io.WriteString(w, "and finished")
 	})}}
 	rec := httptest.NewRecorder()
-	d.serveLocal(rec, httptest.NewRequest(http.MethodGet, "http://front/", nil), dwkaffinity.Target{}, nil)
+	if d.serveLocal(rec, httptest.NewRequest(http.MethodGet, "http://front/", nil), dwkaffinity.Target{}) {
+		t.Error("a started answer is replayed")
+	}
 	if rec.Code != http.StatusOK || rec.Body.String() != "started and finished" {
 		t.Errorf("client got %d %q", rec.Code, rec.Body.String())
+	}
+}
+
+// TestServeLocalGivesUpThroughTheConnection serves in process behind a
+// server with ConnContext: requests on a kept-alive connection keep live
+// contexts, and an app that does not answer sees its context cancelled,
+// its client a 504 that closes the connection, and the next request a
+// fresh connection.
+func TestServeLocalGivesUpThroughTheConnection(t *testing.T) {
+	cancelled := make(chan struct{})
+	d := &Direct{ResponseTimeout: caddy.Duration(100 * time.Millisecond), app: &App{h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/slow" {
+			select {
+			case <-r.Context().Done():
+				close(cancelled)
+			case <-time.After(5 * time.Second): // the test fails below
+			}
+			return
+		}
+		if err := r.Context().Err(); err != nil {
+			t.Errorf("%s: context ended: %v", r.URL.Path, err)
+		}
+		io.WriteString(w, "ok")
+	})}}
+	s := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if d.serveLocal(w, r, dwkaffinity.Target{}) {
+			t.Errorf("%s: replayed", r.URL.Path)
+		}
+	}))
+	s.Config.ConnContext = ConnContext
+	s.Start()
+	defer s.Close()
+
+	var conns []string
+	get := func(path string) int {
+		t.Helper()
+		var local string
+		ctx := httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+			GotConn: func(i httptrace.GotConnInfo) { local = i.Conn.LocalAddr().String() },
+		})
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.URL+path, nil)
+		res, err := s.Client().Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		conns = append(conns, local)
+		return res.StatusCode
+	}
+	if a, b := get("/a"), get("/b"); a != http.StatusOK || b != http.StatusOK || conns[0] != conns[1] {
+		t.Fatalf("kept-alive requests: %d %d on %v", a, b, conns)
+	}
+	if code := get("/slow"); code != http.StatusGatewayTimeout {
+		t.Fatalf("/slow: %d, want 504", code)
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the app's context was not cancelled")
+	}
+	if code := get("/c"); code != http.StatusOK || conns[3] == conns[2] {
+		t.Errorf("after the 504: %d on %v (want a new connection)", code, conns)
 	}
 }

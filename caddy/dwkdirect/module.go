@@ -223,9 +223,10 @@ func (d *Direct) serve(w http.ResponseWriter, r *http.Request, retry func(http.R
 		if !selfReady || d.app == nil {
 			return false, nil
 		}
-		return true, d.serveLocal(w, r, t, func(w http.ResponseWriter, r *http.Request) error {
-			return retry(w, r, selfDial)
-		})
+		if d.serveLocal(w, r, t) {
+			return true, retry(w, r, selfDial)
+		}
+		return true, nil
 	}
 	dial, ok := view.Members.DialOf(member)
 	if !ok || d.fails.down(dial) {

@@ -117,6 +117,7 @@ func (f *FrontDoor) serveOwn(ln net.Listener) {
 	srv, _ := caddyServer()
 	f.own = &http.Server{
 		Handler:           f.app.Handler(srv),
+		ConnContext:       dwkdirect.ConnContext,
 		ReadHeaderTimeout: ownReadHeaderTimeout,
 		IdleTimeout:       ownIdleTimeout,
 		ErrorLog:          log.New(io.Discard, "", 0),
