@@ -12,6 +12,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 
+	"github.com/dwk/fleet/appliance/fleet/protocol"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 )
 
@@ -148,5 +149,41 @@ func TestServeLocalGivesUpThroughTheConnection(t *testing.T) {
 	}
 	if code := get("/c"); code != http.StatusOK || conns[3] == conns[2] {
 		t.Errorf("after the 504: %d on %v (want a new connection)", code, conns)
+	}
+}
+
+func TestServeLocalReplaysRetryAnswersWithTheBody(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		limit      int64
+		wantReplay bool
+	}{{"kept", DefaultReplayBody, true}, {"over the limit", 4, false}} {
+		var objectID string
+		d := &Direct{ResponseTimeout: caddy.Duration(time.Minute), ReplayBody: c.limit, app: &App{h: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			objectID = r.Header.Get(protocol.ObjectIDHeader)
+			io.ReadAll(r.Body)
+			w.Header().Set("X-Local", "1")
+			protocol.WriteRetry(w)
+		})}}
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest(http.MethodPost, "http://front/counter/a", strings.NewReader("payload"))
+		req.Header.Set(protocol.ObjectIDHeader, "forged")
+		replay := d.serveLocal(rec, req, target)
+		if objectID != target.ID.String() {
+			t.Errorf("%s: the app saw object id %q, want %s", c.name, objectID, target.ID)
+		}
+		if replay != c.wantReplay {
+			t.Fatalf("%s: replay %v, want %v", c.name, replay, c.wantReplay)
+		}
+		if rec.Header().Get("X-Local") != "" {
+			t.Errorf("%s: the retry answer's headers reached the client: %v", c.name, rec.Header())
+		}
+		if replay {
+			if body, _ := io.ReadAll(req.Body); string(body) != "payload" || rec.Body.Len() != 0 {
+				t.Errorf("%s: replayed body %q, client got %q", c.name, body, rec.Body.String())
+			}
+		} else if rec.Code != http.StatusServiceUnavailable || rec.Header().Get(protocol.RetryHeader) == "" {
+			t.Errorf("%s: client got %d %v, want the retry answer", c.name, rec.Code, rec.Header())
+		}
 	}
 }
