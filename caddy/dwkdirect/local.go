@@ -22,7 +22,9 @@ import (
 //
 // The app's context is r's, cancelled on giving up through ConnContext
 // when the server set it (HTTP/1: the 504 closes the connection), else a
-// context of its own.
+// context of its own. With r's context the app gets r itself, which a
+// replay then sends on: handlers must not modify their request (the
+// http.Handler contract), except for reading its body, which is kept.
 func (d *Direct) serveLocal(w http.ResponseWriter, r *http.Request, t dwkaffinity.Target) (replay bool) {
 	if t.IsObject() {
 		r.Header[protocol.ObjectIDHeader] = []string{t.IDString()}
