@@ -64,8 +64,7 @@ func (r *libsqlServerResource) ValidateConfig(ctx context.Context, req resource.
 
 // ModifyPlan fills the defaults that depend on other arguments, and plans
 // the computed state: a running server with the config hash and binary
-// the configuration gives, the keys kept or (jwt_key_version changed, or
-// the tokens near their expiry) renewed.
+// the configuration gives, the keys kept or renewed (rotateKeys).
 func (r *libsqlServerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return // destroy
@@ -91,11 +90,7 @@ func (r *libsqlServerResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.DataDir = types.StringValue(path.Join(plan.InstallDir.ValueString(), "data"))
 	}
 
-	lifetime, _ := time.ParseDuration(orDefault(plan.TokenLifetime, defaults.LibSQLTokenLifetime))
-	rotate := state == nil || plan.JWTKeyVersion.IsUnknown() ||
-		(!state.JWTKeyVersion.IsNull() && state.JWTKeyVersion.ValueString() != plan.JWTKeyVersion.ValueString()) ||
-		renewDue(state.TokensExpire.ValueString(), lifetime, r.now())
-	if rotate {
+	if rotateKeys(state, &plan, r.now()) {
 		plan.JWTPublicKey, plan.AuthToken, plan.ReadOnlyToken, plan.TokensExpire = types.StringUnknown(), types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
 	} else {
 		plan.JWTPublicKey, plan.AuthToken, plan.ReadOnlyToken, plan.TokensExpire = state.JWTPublicKey, state.AuthToken, state.ReadOnlyToken, state.TokensExpire

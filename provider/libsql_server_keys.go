@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/dwk/fleet/provider/internal/defaults"
 )
 
 // serverTokens are what a dwk_libsql_server key pair leaves in the
@@ -49,6 +51,24 @@ func newServerTokens(now time.Time, lifetime time.Duration) (serverTokens, error
 		return t, fmt.Errorf("sign the read-only token: %w", err)
 	}
 	return t, nil
+}
+
+// rotateKeys reports whether a plan makes a new key pair and new tokens:
+// on create, when jwt_key_version changes, when token_lifetime changes (so
+// a shorter lifetime takes effect at once), and when the tokens are in
+// the last quarter of their lifetime.
+func rotateKeys(state, plan *libsqlServerModel, now time.Time) bool {
+	if state == nil || plan.JWTKeyVersion.IsUnknown() || plan.TokenLifetime.IsUnknown() {
+		return true
+	}
+	if !state.JWTKeyVersion.IsNull() && state.JWTKeyVersion.ValueString() != plan.JWTKeyVersion.ValueString() {
+		return true
+	}
+	lifetime, _ := time.ParseDuration(orDefault(plan.TokenLifetime, defaults.LibSQLTokenLifetime))
+	if was, err := time.ParseDuration(orDefault(state.TokenLifetime, defaults.LibSQLTokenLifetime)); err == nil && was != lifetime {
+		return true
+	}
+	return renewDue(state.TokensExpire.ValueString(), lifetime, now)
 }
 
 // renewDue reports whether tokens that expire at expires (RFC 3339) are

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dwk/fleet/appliance/libsql"
 )
@@ -76,6 +77,39 @@ func TestParseServerID(t *testing.T) {
 	} {
 		if _, err := parseServerID(bad); err == nil {
 			t.Errorf("parseServerID(%q) succeeded", bad)
+		}
+	}
+}
+
+func TestRotateKeys(t *testing.T) {
+	now := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)
+	model := func(version, lifetime string, expires time.Time) *libsqlServerModel {
+		m := &libsqlServerModel{JWTKeyVersion: types.StringValue(version), TokenLifetime: types.StringValue(lifetime)}
+		m.TokensExpire = types.StringNull()
+		if !expires.IsZero() {
+			m.TokensExpire = types.StringValue(expires.Format(time.RFC3339))
+		}
+		return m
+	}
+	year := now.Add(365 * 24 * time.Hour)
+	for _, c := range []struct {
+		name        string
+		state, plan *libsqlServerModel
+		want        bool
+	}{
+		{"create", nil, model("1", "8760h", time.Time{}), true},
+		{"nothing changed", model("1", "8760h", year), model("1", "8760h", time.Time{}), false},
+		{"the same lifetime written otherwise", model("1", "8760h", year), model("1", "8760h0m0s", time.Time{}), false},
+		{"jwt_key_version changed", model("1", "8760h", year), model("2", "8760h", time.Time{}), true},
+		{"token_lifetime shortened", model("1", "8760h", year), model("1", "24h", time.Time{}), true},
+		{"token_lifetime lengthened", model("1", "24h", now.Add(24*time.Hour)), model("1", "48h", time.Time{}), true},
+		{"token_lifetime unknown", model("1", "8760h", year), &libsqlServerModel{JWTKeyVersion: types.StringValue("1"), TokenLifetime: types.StringUnknown()}, true},
+		{"in the last quarter", model("1", "100h", now.Add(20*time.Hour)), model("1", "100h", time.Time{}), true},
+		{"before the last quarter", model("1", "100h", now.Add(30*time.Hour)), model("1", "100h", time.Time{}), false},
+		{"imported: no tokens, no expiry", model("1", "8760h", time.Time{}), model("1", "8760h", time.Time{}), false},
+	} {
+		if got := rotateKeys(c.state, c.plan, now); got != c.want {
+			t.Errorf("%s: rotateKeys = %v, want %v", c.name, got, c.want)
 		}
 	}
 }
