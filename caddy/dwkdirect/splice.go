@@ -182,20 +182,28 @@ func (ts *tunnels) relay(s *side) {
 				return
 			}
 		}
-		if n > 0 {
-			s.f.feed((*buf)[:n])
-			_, werr := s.dst.Write((*buf)[:n])
-			buffers.Put(buf)
-			if werr != nil {
-				err = werr
-			}
-		}
-		if err == nil {
+		if err = s.pass(buf, n, &buffers, err); err == nil {
 			continue
 		}
 		ts.end(s, err)
 		return
 	}
+}
+
+// pass writes the n bytes read into buf (from pool) to s's destination,
+// feeding them to its frame watcher first, and returns buf to pool. It
+// returns the read's error, or the write's when that failed.
+func (s *side) pass(buf *[]byte, n int, pool *sync.Pool, err error) error {
+	if n <= 0 {
+		return err
+	}
+	s.f.feed((*buf)[:n])
+	_, werr := s.dst.Write((*buf)[:n])
+	pool.Put(buf)
+	if werr != nil {
+		return werr
+	}
+	return err
 }
 
 // pump copies s's source to its destination until the source ends,
@@ -208,15 +216,7 @@ func (ts *tunnels) pump(s *side) {
 	}
 	for {
 		n, buf, err := readIdle(s.src, s.raw)
-		if n > 0 {
-			s.f.feed((*buf)[:n])
-			_, werr := s.dst.Write((*buf)[:n])
-			pool.Put(buf)
-			if werr != nil {
-				err = werr
-			}
-		}
-		if err == nil {
+		if err = s.pass(buf, n, pool, err); err == nil {
 			continue
 		}
 		ts.end(s, err)
