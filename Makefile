@@ -42,7 +42,7 @@ tools:
 test: tools build lint
 	$(GO) run ./test/benchdocs/docfigures -check
 	$(GO) build -race -o $(BIN)/dwk-race ./cmd/dwk
-	TF_ACC=1 DWK_BIN=$(BIN)/dwk-race $(GO) test -race -timeout 25m ./...
+	TF_ACC=1 DWK_BIN=$(BIN)/dwk-race DWK_DEPLOY_BIN=$(BIN)/dwk $(GO) test -race -timeout 25m ./...
 	@./scripts/check-generated.sh
 
 ## lint: go vet and gofmt

@@ -28,13 +28,14 @@ import (
 // testSecret is a fleet secret long enough for central mode.
 const testSecret = "acc-test-secret-0123456789abcdef0123456789"
 
-// buildDwk builds dwk into dir with buildinfo.version set to version
-// (with -race when the test binary has it), for rollout tests that need a
-// second, distinguishable binary.
+// buildDwk builds dwk into dir with buildinfo.version set to version,
+// for rollout tests that need a second, distinguishable binary. It is
+// built as procs.DeployBinary's first is: plain when $DWK_DEPLOY_BIN is
+// set, else with -race when the test binary has it.
 func buildDwk(dir, version string) (string, error) {
 	out := filepath.Join(dir, "dwk-"+version)
 	args := []string{"build", "-o", out, "-ldflags", "-X github.com/dwk/fleet/appliance/process/buildinfo.version=" + version}
-	if raceEnabled {
+	if raceEnabled && os.Getenv("DWK_DEPLOY_BIN") == "" {
 		args = append(args, "-race")
 	}
 	cmd := exec.Command("go", append(args, "github.com/dwk/fleet/cmd/dwk")...)
@@ -45,7 +46,7 @@ func buildDwk(dir, version string) (string, error) {
 }
 
 // v2Build is the second binary, built once for the package's tests:
-// linking dwk (with -race in CI) takes longer than most test steps.
+// linking dwk takes longer than most test steps.
 var v2Build struct {
 	once      sync.Once
 	dir, path string
@@ -348,5 +349,5 @@ func binaries(t *testing.T) (v1, v2 string) {
 	if v2Build.err != nil {
 		t.Fatal(v2Build.err)
 	}
-	return procs.Binary(t), v2Build.path
+	return procs.DeployBinary(t), v2Build.path
 }

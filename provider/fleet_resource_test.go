@@ -171,7 +171,7 @@ func TestAccFleetErrors(t *testing.T) {
 	sh := sshd.Start(t, 2)
 	hosts := sshHosts(t, sh)
 	artifact := filepath.Join(t.TempDir(), "dwk")
-	copyFile(t, procs.Binary(t), artifact)
+	copyFile(t, procs.DeployBinary(t), artifact)
 	one := func(h testHost) []testHost { return []testHost{h} }
 
 	wrongKey := hosts[0]
@@ -250,7 +250,7 @@ func TestAccFleetLocal(t *testing.T) {
 	testAccPreCheck(t)
 	hosts := localHosts(t, 2)
 	artifact := filepath.Join(t.TempDir(), "dwk")
-	copyFile(t, procs.Binary(t), artifact)
+	copyFile(t, procs.DeployBinary(t), artifact)
 	protected := "  service = \"process\"\n  deletion_protection = true"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,

@@ -39,7 +39,7 @@ func TestAccFleetSecretsOutOfState(t *testing.T) {
 	s3 := s3server.Start(t)
 	hosts := sshHosts(t, sshd.Start(t, 2))
 	artifact := filepath.Join(t.TempDir(), "dwk")
-	copyFile(t, procs.Binary(t), artifact)
+	copyFile(t, procs.DeployBinary(t), artifact)
 	fleet := libsqlserver.Namespace("sec")
 	bucket := s3.NewBucket(t)
 	adminToken := "admin-" + strings.Repeat("5e", 20)

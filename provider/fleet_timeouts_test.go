@@ -22,7 +22,7 @@ func TestAccFleetTimeouts(t *testing.T) {
 	testAccPreCheck(t)
 	hosts := localHosts(t, 1)
 	artifact := filepath.Join(t.TempDir(), "dwk")
-	copyFile(t, procs.Binary(t), artifact)
+	copyFile(t, procs.DeployBinary(t), artifact)
 	var start time.Time
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,

@@ -25,7 +25,7 @@ func TestAccFleetUnreachable(t *testing.T) {
 	sh := sshd.Start(t, 3)
 	hosts := sshHosts(t, sh)
 	artifact := filepath.Join(t.TempDir(), "dwk")
-	copyFile(t, procs.Binary(t), artifact)
+	copyFile(t, procs.DeployBinary(t), artifact)
 	dead := hosts[1].ssh.User + "@" + hosts[1].ssh.Addr()
 	replica := func(i int, attr string) tfjsonpath.Path {
 		return tfjsonpath.New("replicas").AtSliceIndex(i).AtMapKey(attr)

@@ -58,6 +58,19 @@ func Binary(t testing.TB) string {
 	return build.path
 }
 
+// DeployBinary returns the dwk binary that tests install on hosts whose
+// output they do not watch for data races (the provider's acceptance
+// tests): $DWK_DEPLOY_BIN when set (make test sets it to the plain
+// build, which starts several times faster than a -race one), otherwise
+// Binary's.
+func DeployBinary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("DWK_DEPLOY_BIN"); p != "" {
+		return p
+	}
+	return Binary(t)
+}
+
 // Race reports whether the test binary, and so the dwk it builds, runs
 // with the race detector: several times slower, which timing bounds on
 // multi-process tests allow for.

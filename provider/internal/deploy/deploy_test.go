@@ -115,7 +115,7 @@ func setConfig(t *testing.T, h *deploy.Host, public, level string) {
 }
 
 func artifact(t *testing.T) deploy.Artifact {
-	p := procs.Binary(t)
+	p := procs.DeployBinary(t)
 	sum, err := deploy.HashFile(p)
 	if err != nil {
 		t.Fatal(err)
