@@ -49,12 +49,7 @@ type fleetModel struct {
 
 // hostModel is one element of hosts.
 type hostModel struct {
-	Address    types.String `tfsdk:"address"`
-	Port       types.Int64  `tfsdk:"port"`
-	User       types.String `tfsdk:"user"`
-	PrivateKey types.String `tfsdk:"private_key"`
-	Passphrase types.String `tfsdk:"private_key_passphrase"`
-	HostKey    types.String `tfsdk:"host_key"`
+	sshHostModel
 	InstallDir types.String `tfsdk:"install_dir"`
 	Member     types.String `tfsdk:"member"`
 	Public     types.String `tfsdk:"public"`

@@ -241,67 +241,9 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			"hosts": schema.ListNestedAttribute{
 				MarkdownDescription: "Where the replicas run, one per element. A host is identified by `address` and `install_dir`: " +
 					"changing either removes the replica there and installs a new one.",
-				Required:   true,
-				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"address": schema.StringAttribute{
-						MarkdownDescription: "SSH host name or IP address, or `\"local\"` for the machine running Terraform.",
-						Required:            true,
-						Validators:          []validator.String{validators.HostAddress()},
-					},
-					"port": schema.Int64Attribute{
-						MarkdownDescription: "SSH port. Default: `" + itoa(defaults.SSHPort) + "`.",
-						Optional:            true,
-						Validators:          []validator.Int64{int64validator.Between(1, 65535)},
-					},
-					"user": schema.StringAttribute{
-						MarkdownDescription: "SSH user. Default: `\"" + defaults.SSHUser + "\"`. With systemd, a user other than root needs passwordless `sudo`.",
-						Optional:            true,
-					},
-					"private_key": schema.StringAttribute{
-						MarkdownDescription: "SSH private key (PEM; encrypted keys need `private_key_passphrase`). **Write-only**: used by " +
-							"create and update only, never stored. Refresh and destroy see only the state, so they use the provider's `ssh` " +
-							"credentials (a key, or ssh-agent); give those instead of this when possible. Default: the provider's.",
-						Optional: true, Sensitive: true, WriteOnly: true,
-						Validators: []validator.String{validators.SSHPrivateKey()},
-					},
-					"private_key_passphrase": schema.StringAttribute{
-						MarkdownDescription: "Passphrase of an encrypted `private_key`. **Write-only**.",
-						Optional:            true, Sensitive: true, WriteOnly: true,
-					},
-					"host_key": schema.StringAttribute{
-						MarkdownDescription: "The host's public SSH host key in authorized_keys format (`\"ssh-ed25519 AAAA...\"`, e.g. from " +
-							"`ssh-keyscan -t ed25519 HOST`). Required for SSH hosts: the connection is refused when the host presents another key.",
-						Optional:   true,
-						Validators: []validator.String{validators.SSHPublicKey()},
-					},
-					"install_dir": schema.StringAttribute{
-						MarkdownDescription: "Absolute directory holding everything installed on the host. Default: `\"" + defaults.InstallDir("<name>") + "\"`.",
-						Optional:            true,
-						Validators:          []validator.String{validators.AbsPath()},
-					},
-					"member": schema.StringAttribute{
-						MarkdownDescription: "Member name of the replica (`fleet.member`). Default: `address`; for `\"local\"` hosts `\"local-<n>\"` (n counts local hosts from 1).",
-						Optional:            true,
-						Validators:          []validator.String{validators.MemberName()},
-					},
-					"public": schema.StringAttribute{
-						MarkdownDescription: "Public listen address (`listen.public`). Default: `\"0.0.0.0:<public_port>\"`.",
-						Optional:            true, Validators: []validator.String{validators.ListenAddress()},
-					},
-					"internal": schema.StringAttribute{
-						MarkdownDescription: "Central mode: internal listen address (`listen.internal`). Default: `\"0.0.0.0:<internal_port>\"`.",
-						Optional:            true, Validators: []validator.String{validators.ListenAddress()},
-					},
-					"advertise": schema.StringAttribute{
-						MarkdownDescription: "Central mode: the internal address other replicas dial (`listen.advertise`). Default: `\"<address>:<internal port>\"`.",
-						Optional:            true, Validators: []validator.String{validators.ListenAddress()},
-					},
-					"admin": schema.StringAttribute{
-						MarkdownDescription: "Admin listen address (`listen.admin`). Default: `\"127.0.0.1:<admin_port>\"`, reached through SSH.",
-						Optional:            true, Validators: []validator.String{validators.ListenAddress()},
-					},
-				}},
+				Required:     true,
+				Validators:   []validator.List{listvalidator.SizeAtLeast(1)},
+				NestedObject: schema.NestedAttributeObject{Attributes: hostAttributes()},
 			},
 			"service": schema.StringAttribute{
 				MarkdownDescription: "How replicas run: `\"systemd\"` (a unit in /etc/systemd/system), `\"process\"` (a detached `dwk supervise` " +
@@ -365,4 +307,50 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 			},
 		},
 	}
+}
+
+// hostAttributes is the schema of hostModel: how the host is reached and
+// what its replica listens on.
+func hostAttributes() map[string]schema.Attribute {
+	attrs := sshHostAttributes(
+		schema.StringAttribute{
+			MarkdownDescription: "SSH host name or IP address, or `\"local\"` for the machine running Terraform.",
+			Required:            true,
+		},
+		schema.StringAttribute{
+			MarkdownDescription: "The host's public SSH host key in authorized_keys format (`\"ssh-ed25519 AAAA...\"`, e.g. from " +
+				"`ssh-keyscan -t ed25519 HOST`). Required for SSH hosts: the connection is refused when the host presents another key.",
+			Optional: true,
+		})
+	for name, a := range map[string]schema.Attribute{
+		"install_dir": schema.StringAttribute{
+			MarkdownDescription: "Absolute directory holding everything installed on the host. Default: `\"" + defaults.InstallDir("<name>") + "\"`.",
+			Optional:            true,
+			Validators:          []validator.String{validators.AbsPath()},
+		},
+		"member": schema.StringAttribute{
+			MarkdownDescription: "Member name of the replica (`fleet.member`). Default: `address`; for `\"local\"` hosts `\"local-<n>\"` (n counts local hosts from 1).",
+			Optional:            true,
+			Validators:          []validator.String{validators.MemberName()},
+		},
+		"public": schema.StringAttribute{
+			MarkdownDescription: "Public listen address (`listen.public`). Default: `\"0.0.0.0:<public_port>\"`.",
+			Optional:            true, Validators: []validator.String{validators.ListenAddress()},
+		},
+		"internal": schema.StringAttribute{
+			MarkdownDescription: "Central mode: internal listen address (`listen.internal`). Default: `\"0.0.0.0:<internal_port>\"`.",
+			Optional:            true, Validators: []validator.String{validators.ListenAddress()},
+		},
+		"advertise": schema.StringAttribute{
+			MarkdownDescription: "Central mode: the internal address other replicas dial (`listen.advertise`). Default: `\"<address>:<internal port>\"`.",
+			Optional:            true, Validators: []validator.String{validators.ListenAddress()},
+		},
+		"admin": schema.StringAttribute{
+			MarkdownDescription: "Admin listen address (`listen.admin`). Default: `\"127.0.0.1:<admin_port>\"`, reached through SSH.",
+			Optional:            true, Validators: []validator.String{validators.ListenAddress()},
+		},
+	} {
+		attrs[name] = a
+	}
+	return attrs
 }

@@ -206,7 +206,7 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 	ports := [3]int64{intOr(m.PublicPort, defaults.PublicPort), intOr(m.InternalPort, defaults.InternalPort), intOr(m.AdminPort, defaults.AdminPort)}
 	for i := range hs {
 		hk := sec.host(i)
-		hs[i].PrivateKey, hs[i].Passphrase = stringOrNull(hk.PrivateKey), stringOrNull(hk.Passphrase)
+		hs[i].sshHostModel = hs[i].withKey(hk.PrivateKey, hk.Passphrase)
 	}
 	s.Hosts = resolveHosts(s.Name, hs, ports, provSSH)
 	if s.Mode == config.ModeCentral && !boolValue(m.Plaintext) && s.Secret != "" && s.Name != "" {
@@ -282,7 +282,7 @@ func resolveHosts(name string, hs []hostModel, ports [3]int64, ssh sshDefaults) 
 			localN++
 			hs.Member = orDefault(h.Member, fmt.Sprintf("%s-%d", localAddress, localN))
 		} else {
-			hs.SSH = sshConfig(hs.Address, h.Port, h.User, h.PrivateKey, h.Passphrase, h.HostKey, ssh)
+			hs.SSH = h.config(ssh)
 			hs.Member = orDefault(h.Member, hs.Address)
 		}
 		dialHost := hs.Address
@@ -301,19 +301,6 @@ func resolveHosts(name string, hs []hostModel, ports [3]int64, ssh sshDefaults) 
 		out[i] = hs
 	}
 	return out
-}
-
-// sshConfig is how an SSH host is reached: with its own key when it has
-// one, else with the provider's ssh credentials; port and user default.
-func sshConfig(address string, port types.Int64, user, key, passphrase, hostKey types.String, ssh sshDefaults) sshtarget.Config {
-	c := sshtarget.Config{
-		Address: address, Port: int(intOr(port, defaults.SSHPort)), User: orDefault(user, defaults.SSHUser),
-		PrivateKey: pick(key, ssh.PrivateKey), HostKey: hostKey.ValueString(), Agent: ssh.Agent, Passphrase: ssh.Passphrase,
-	}
-	if !key.IsNull() {
-		c.Passphrase = passphrase.ValueString()
-	}
-	return c
 }
 
 var unitSafe = regexp.MustCompile(`[^A-Za-z0-9_.-]`)

@@ -15,9 +15,9 @@ import (
 
 func TestResolveHostsDefaults(t *testing.T) {
 	hs := resolveHosts("prod", []hostModel{
-		{Address: types.StringValue("10.0.0.5")},
-		{Address: types.StringValue("local"), InstallDir: types.StringValue("/srv/a")},
-		{Address: types.StringValue("local"), InstallDir: types.StringValue("/srv/b"), Member: types.StringValue("b"), Public: types.StringValue("127.0.0.1:9000")},
+		{sshHostModel: sshHostModel{Address: types.StringValue("10.0.0.5")}},
+		{sshHostModel: sshHostModel{Address: types.StringValue("local")}, InstallDir: types.StringValue("/srv/a")},
+		{sshHostModel: sshHostModel{Address: types.StringValue("local")}, InstallDir: types.StringValue("/srv/b"), Member: types.StringValue("b"), Public: types.StringValue("127.0.0.1:9000")},
 	}, [3]int64{8787, 8788, 8789}, sshDefaults{})
 	got := []string{}
 	for _, h := range hs {
@@ -36,7 +36,7 @@ func TestResolveHostsDefaults(t *testing.T) {
 }
 
 func TestRenderLocalAndCentral(t *testing.T) {
-	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
+	h := resolveHosts("prod", []hostModel{{sshHostModel: sshHostModel{Address: types.StringValue("10.0.0.5")}}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
 	s := &fleetSpec{Name: "prod", Mode: "local", AdminToken: "tok", DrainTimeout: 30e9, LeaseTTL: 10e9, LogLevel: "info", Salt: "salt-1"}
 	c := s.render(h)
 	if c.Storage.DataDir != "/opt/dwk/prod/data" || c.Listen.Internal != "" || c.Storage.LibSQL != nil {
@@ -95,7 +95,7 @@ func TestRenderLocalAndCentral(t *testing.T) {
 }
 
 func TestDesiredReplica(t *testing.T) {
-	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
+	h := resolveHosts("prod", []hostModel{{sshHostModel: sshHostModel{Address: types.StringValue("10.0.0.5")}}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
 	s := &fleetSpec{Name: "prod", Mode: "local", AdminToken: "tok", Service: deploy.ServiceAuto, Artifact: deploy.Artifact{SHA256: "aaaa"}, Salt: "salt"}
 	prior := replicaModel{
 		State: types.StringValue("running"), Version: types.StringValue("v1"), Service: types.StringValue("process"),
@@ -142,7 +142,7 @@ func TestFullyKnown(t *testing.T) {
 // by its content (so a new secret is a new config), and the libSQL CA
 // copy goes in the same directory.
 func TestRenderInternalTLS(t *testing.T) {
-	h := resolveHosts("prod", []hostModel{{Address: types.StringValue("10.0.0.5")}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
+	h := resolveHosts("prod", []hostModel{{sshHostModel: sshHostModel{Address: types.StringValue("10.0.0.5")}}}, [3]int64{8787, 8788, 8789}, sshDefaults{})[0]
 	spec := func(secret string) *fleetSpec {
 		ca, err := internaltls.FromSecret([]byte(secret), "prod")
 		if err != nil {

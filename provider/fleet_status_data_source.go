@@ -162,10 +162,7 @@ func (d *fleetStatusDataSource) Read(ctx context.Context, req datasource.ReadReq
 		probes = append(probes, probe{endpoint: u, host: &deploy.Host{Name: u, Target: deploy.Local{}, AdminAddr: addr, AdminToken: m.AdminToken.ValueString()}})
 	}
 	for _, h := range m.Hosts {
-		cfg := sshtarget.Config{
-			Address: h.Address.ValueString(), Port: int(intOr(h.Port, defaults.SSHPort)), User: orDefault(h.User, defaults.SSHUser),
-			PrivateKey: pick(h.PrivateKey, ssh.PrivateKey), Passphrase: ssh.Passphrase, HostKey: h.HostKey.ValueString(), Agent: ssh.Agent,
-		}
+		cfg := sshHostModel{Address: h.Address, Port: h.Port, User: h.User, PrivateKey: h.PrivateKey, HostKey: h.HostKey}.config(ssh)
 		t := sshtarget.NewLazy(cfg)
 		admin := deploy.DialAddr(orDefault(h.Admin, defaultAdmin))
 		probes = append(probes, probe{endpoint: cfg.Name(), closer: t.Close,

@@ -372,7 +372,7 @@ func (r *libsqlServerResource) ImportState(ctx context.Context, req resource.Imp
 	if name == "" {
 		name = defaults.LibSQLName
 	}
-	host := serverHostModel{
+	host := sshHostModel{
 		Address: types.StringValue(id.Address), Port: types.Int64Value(int64(id.Port)), User: types.StringValue(id.User),
 		HostKey: types.StringValue(id.HostKey), PrivateKey: types.StringNull(), Passphrase: types.StringNull(),
 	}

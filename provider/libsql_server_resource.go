@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -53,7 +52,7 @@ func NewLibSQLServerResource() resource.Resource {
 type libsqlServerModel struct {
 	ID              types.String       `tfsdk:"id"`
 	Name            types.String       `tfsdk:"name"`
-	Host            *serverHostModel   `tfsdk:"host"`
+	Host            *sshHostModel      `tfsdk:"host"`
 	Artifact        types.String       `tfsdk:"artifact"`
 	ArtifactSHA256  types.String       `tfsdk:"artifact_sha256"`
 	InstallDir      types.String       `tfsdk:"install_dir"`
@@ -82,16 +81,6 @@ type libsqlServerModel struct {
 	ServiceManager  types.String       `tfsdk:"service_manager"`
 	State           types.String       `tfsdk:"state"`
 	ConfigHash      types.String       `tfsdk:"config_hash"`
-}
-
-// serverHostModel is dwk_libsql_server's host.
-type serverHostModel struct {
-	Address    types.String `tfsdk:"address"`
-	Port       types.Int64  `tfsdk:"port"`
-	User       types.String `tfsdk:"user"`
-	PrivateKey types.String `tfsdk:"private_key"`
-	Passphrase types.String `tfsdk:"private_key_passphrase"`
-	HostKey    types.String `tfsdk:"host_key"`
 }
 
 // libsqlBackupModel is dwk_libsql_server's backup: the --backup-s3-*
@@ -162,35 +151,16 @@ func (r *libsqlServerResource) Schema(ctx context.Context, _ resource.SchemaRequ
 			"host": schema.SingleNestedAttribute{
 				MarkdownDescription: "The host, reached over SSH. Changing `address` or `port` replaces the server (the old host keeps its data dir).",
 				Required:            true,
-				Attributes: map[string]schema.Attribute{
-					"address": schema.StringAttribute{
+				Attributes: sshHostAttributes(
+					schema.StringAttribute{
 						MarkdownDescription: "SSH host name or IP address.", Required: true,
-						Validators:    []validator.String{validators.HostAddress()},
 						PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 					},
-					"port": schema.Int64Attribute{
-						MarkdownDescription: "SSH port. Default: `" + itoa(defaults.SSHPort) + "`.", Optional: true,
-						Validators: []validator.Int64{int64validator.Between(1, 65535)},
-					},
-					"user": schema.StringAttribute{
-						MarkdownDescription: "SSH user. Default: `\"" + defaults.SSHUser + "\"`. With systemd, a user other than root needs passwordless `sudo`.",
-						Optional:            true,
-					},
-					"private_key": schema.StringAttribute{
-						MarkdownDescription: "SSH private key. **Write-only**: create and update only; refresh, import and destroy use the " +
-							"provider's `ssh` credentials. Default: the provider's.",
-						Optional: true, Sensitive: true, WriteOnly: true,
-						Validators: []validator.String{validators.SSHPrivateKey()},
-					},
-					"private_key_passphrase": schema.StringAttribute{
-						MarkdownDescription: "Passphrase of an encrypted `private_key`. **Write-only**.", Optional: true, Sensitive: true, WriteOnly: true,
-					},
-					"host_key": schema.StringAttribute{
-						MarkdownDescription: "The host's public SSH host key in authorized_keys format (`\"ssh-ed25519 AAAA...\"`); the connection is refused when the host presents another.",
-						Required:            true,
-						Validators:          []validator.String{validators.SSHPublicKey()},
-					},
-				},
+					schema.StringAttribute{
+						MarkdownDescription: "The host's public SSH host key in authorized_keys format (`\"ssh-ed25519 AAAA...\"`, e.g. from " +
+							"`ssh-keyscan -t ed25519 HOST`); the connection is refused when the host presents another.",
+						Required: true,
+					}),
 			},
 			"artifact": schema.StringAttribute{
 				MarkdownDescription: "Path of the `dwk` binary to deploy, on the machine running Terraform. A new binary (by content, see " +

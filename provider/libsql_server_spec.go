@@ -108,8 +108,7 @@ func resolveServer(ctx context.Context, m *libsqlServerModel, sec serverSecrets,
 	}
 	s = &serverSpec{
 		Name: orDefault(m.Name, defaults.LibSQLName),
-		SSH: sshConfig(m.Host.Address.ValueString(), m.Host.Port, m.Host.User, stringOrNull(sec.PrivateKey), stringOrNull(sec.Passphrase),
-			m.Host.HostKey, ssh),
+		SSH: m.Host.withKey(sec.PrivateKey, sec.Passphrase).config(ssh),
 		Listen: orDefault(m.Listen, defaults.LibSQLListen), AdminListen: orDefault(m.AdminListen, defaults.LibSQLAdminListen),
 		AdminKey: sec.AdminKey, BackupSecret: sec.BackupSecret, JWTPublicKey: m.JWTPublicKey.ValueString(),
 		Artifact:     deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
