@@ -126,8 +126,8 @@ func (r *Replicator) look(ctx context.Context, name, dir string, st *nsState, cp
 	}
 	next := *st
 	next.Seq++
-	next.Salt1, next.Salt2, next.Frame, next.Checkpointed = t.hdr.salt1, t.hdr.salt2, t.last, false
-	sh := shipment{next: &next, frames: t.frames, pageSize: t.hdr.pageSize, seq: st.Seq, more: len(t.frames) >= maxReadBytes}
+	next.Salt1, next.Salt2, next.Frame, next.Checkpointed = t.hdr.Salt1, t.hdr.Salt2, t.last, false
+	sh := shipment{next: &next, frames: t.frames, pageSize: t.hdr.PageSize, seq: st.Seq, more: len(t.frames) >= maxReadBytes}
 	if t.last < checkpointFrames {
 		return sh, nil
 	}
@@ -173,9 +173,9 @@ func follow(dir string, st *nsState) (walPos, bool, error) {
 	switch {
 	case !valid:
 		return walPos{}, empty, nil
-	case h.salt1 == st.Salt1 && h.salt2 == st.Salt2:
+	case h.Salt1 == st.Salt1 && h.Salt2 == st.Salt2:
 		return walPos{st.Frame}, true, nil
-	case empty, st.Checkpointed && h.salt1 == st.Salt1+1:
+	case empty, st.Checkpointed && h.Salt1 == st.Salt1+1:
 		return walPos{0}, true, nil
 	}
 	return walPos{}, false, nil
@@ -207,7 +207,7 @@ func (r *Replicator) startGeneration(dir string, prev *nsState, cp Checkpointer)
 		return shipment{}, err
 	}
 	if t.valid {
-		next.Salt1, next.Salt2, next.Frame = t.hdr.salt1, t.hdr.salt2, t.last
+		next.Salt1, next.Salt2, next.Frame = t.hdr.Salt1, t.hdr.Salt2, t.last
 	}
 	cfg, err := readConfig(dir)
 	if err != nil {
@@ -215,7 +215,7 @@ func (r *Replicator) startGeneration(dir string, prev *nsState, cp Checkpointer)
 	}
 	sh := shipment{next: next, snapshot: db, config: cfg, more: len(t.frames) >= maxReadBytes}
 	if !complete && len(t.frames) > 0 {
-		sh.frames, sh.pageSize, sh.seq = t.frames, t.hdr.pageSize, 0
+		sh.frames, sh.pageSize, sh.seq = t.frames, t.hdr.PageSize, 0
 		next.Seq = 1
 	}
 	if db == nil {

@@ -2,76 +2,20 @@ package backup
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/dwk/fleet/appliance/libsql/walformat"
 )
-
-// SQLite's WAL file format (https://sqlite.org/fileformat2.html#walformat).
-const (
-	walHeaderSize   = 32
-	frameHeaderSize = 24
-	walMagic        = 0x377f0682 // with the low bit set (0x377f0683), the checksums are big-endian
-)
-
-// walHeader is the part of a WAL file header the backup uses.
-type walHeader struct {
-	bigEndian    bool // checksum words are big-endian
-	pageSize     uint32
-	salt1, salt2 uint32
-	ck1, ck2     uint32
-}
-
-// parseWALHeader reads a WAL header; ok is false when b is not a valid one
-// (SQLite then treats the WAL as empty).
-func parseWALHeader(b []byte) (h walHeader, ok bool) {
-	if len(b) < walHeaderSize {
-		return h, false
-	}
-	magic := binary.BigEndian.Uint32(b[0:])
-	if magic&^1 != walMagic {
-		return h, false
-	}
-	h.bigEndian = magic&1 == 1
-	h.pageSize = binary.BigEndian.Uint32(b[8:])
-	if h.pageSize == 1 {
-		h.pageSize = 65536
-	}
-	h.salt1 = binary.BigEndian.Uint32(b[16:])
-	h.salt2 = binary.BigEndian.Uint32(b[20:])
-	h.ck1 = binary.BigEndian.Uint32(b[24:])
-	h.ck2 = binary.BigEndian.Uint32(b[28:])
-	if s1, s2 := walChecksum(h.bigEndian, 0, 0, b[:24]); s1 != h.ck1 || s2 != h.ck2 {
-		return h, false
-	}
-	if h.pageSize < 512 || h.pageSize > 65536 || h.pageSize&(h.pageSize-1) != 0 {
-		return h, false
-	}
-	return h, true
-}
-
-// walChecksum continues SQLite's WAL checksum (s1, s2) over b, whose
-// length is a multiple of 8.
-func walChecksum(bigEndian bool, s1, s2 uint32, b []byte) (uint32, uint32) {
-	order := binary.ByteOrder(binary.LittleEndian)
-	if bigEndian {
-		order = binary.BigEndian
-	}
-	for i := 0; i+8 <= len(b); i += 8 {
-		s1 += order.Uint32(b[i:]) + s2
-		s2 += order.Uint32(b[i+4:]) + s1
-	}
-	return s1, s2
-}
 
 // walTail is what readWAL found in a WAL file.
 type walTail struct {
 	// valid is false when the file is missing, empty or has no valid
 	// header: the WAL holds nothing.
 	valid bool
-	hdr   walHeader
+	hdr   walformat.Header
 	// frames are the committed frames after the start point, each a
 	// 24-byte header and a page, ending with a commit frame.
 	frames []byte
@@ -103,31 +47,31 @@ func readWAL(path string, from uint32) (walTail, error) {
 	}
 	defer f.Close()
 	r := bufio.NewReaderSize(f, 64<<10)
-	head := make([]byte, walHeaderSize)
+	head := make([]byte, walformat.HeaderSize)
 	if _, err := io.ReadFull(r, head); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return walTail{}, nil
 		}
 		return walTail{}, fmt.Errorf("read WAL header: %w", err)
 	}
-	h, ok := parseWALHeader(head)
-	if !ok {
-		return walTail{}, nil
+	h, err := walformat.ParseHeader(head)
+	if err != nil {
+		return walTail{}, nil // SQLite treats a WAL without a valid header as empty
 	}
 	t := walTail{valid: true, hdr: h, last: from}
-	frameSize := int64(frameHeaderSize) + int64(h.pageSize)
-	s1, s2 := h.ck1, h.ck2
+	frameSize := int64(h.FrameSize())
+	sum := h.Sum
 	if from > 0 {
 		// The running checksum after frame from is stored in its header.
-		fh := make([]byte, frameHeaderSize)
-		if _, err := f.ReadAt(fh, walHeaderSize+int64(from-1)*frameSize); err != nil {
+		fh := make([]byte, walformat.FrameHeaderSize)
+		if _, err := f.ReadAt(fh, walformat.HeaderSize+int64(from-1)*frameSize); err != nil {
 			return t, errLostPosition
 		}
-		if binary.BigEndian.Uint32(fh[8:]) != h.salt1 || binary.BigEndian.Uint32(fh[12:]) != h.salt2 {
+		if !h.Carries(fh) {
 			return t, errLostPosition
 		}
-		s1, s2 = binary.BigEndian.Uint32(fh[16:]), binary.BigEndian.Uint32(fh[20:])
-		if _, err := f.Seek(walHeaderSize+int64(from)*frameSize, io.SeekStart); err != nil {
+		sum = walformat.FrameSum(fh)
+		if _, err := f.Seek(walformat.HeaderSize+int64(from)*frameSize, io.SeekStart); err != nil {
 			return t, fmt.Errorf("seek WAL: %w", err)
 		}
 		r.Reset(f)
@@ -142,16 +86,12 @@ func readWAL(path string, from uint32) (walTail, error) {
 			}
 			return t, fmt.Errorf("read WAL: %w", err)
 		}
-		if binary.BigEndian.Uint32(frame[8:]) != h.salt1 || binary.BigEndian.Uint32(frame[12:]) != h.salt2 {
-			break
-		}
-		s1, s2 = walChecksum(h.bigEndian, s1, s2, frame[:8])
-		s1, s2 = walChecksum(h.bigEndian, s1, s2, frame[frameHeaderSize:])
-		if s1 != binary.BigEndian.Uint32(frame[16:]) || s2 != binary.BigEndian.Uint32(frame[20:]) {
+		var ok bool
+		if sum, ok = h.Next(sum, frame); !ok {
 			break
 		}
 		buf = append(buf, frame...)
-		if binary.BigEndian.Uint32(frame[4:]) != 0 {
+		if walformat.CommitSize(frame) != 0 {
 			committed, t.last = len(buf), n
 			if committed >= maxReadBytes {
 				break
@@ -166,20 +106,20 @@ func readWAL(path string, from uint32) (walTail, error) {
 // database file f, truncating it at each commit to the database size the
 // commit frame records, as a checkpoint does.
 func applyFrames(f *os.File, pageSize uint32, frames []byte) error {
-	frameSize := frameHeaderSize + int(pageSize)
+	frameSize := walformat.FrameHeaderSize + int(pageSize)
 	if len(frames)%frameSize != 0 {
 		return fmt.Errorf("WAL segment of %d bytes is not a whole number of %d-byte frames", len(frames), frameSize)
 	}
 	for off := 0; off < len(frames); off += frameSize {
 		fr := frames[off : off+frameSize]
-		pgno := binary.BigEndian.Uint32(fr[0:])
+		pgno := walformat.PageNumber(fr)
 		if pgno == 0 {
 			return errors.New("WAL frame for page 0")
 		}
-		if _, err := f.WriteAt(fr[frameHeaderSize:], int64(pgno-1)*int64(pageSize)); err != nil {
+		if _, err := f.WriteAt(fr[walformat.FrameHeaderSize:], int64(pgno-1)*int64(pageSize)); err != nil {
 			return fmt.Errorf("write page %d: %w", pgno, err)
 		}
-		if size := binary.BigEndian.Uint32(fr[4:]); size != 0 {
+		if size := walformat.CommitSize(fr); size != 0 {
 			if err := f.Truncate(int64(size) * int64(pageSize)); err != nil {
 				return fmt.Errorf("truncate database: %w", err)
 			}
@@ -190,19 +130,19 @@ func applyFrames(f *os.File, pageSize uint32, frames []byte) error {
 
 // readWALHeader reads the header of the WAL at path; ok is false when the
 // WAL is missing, empty or invalid.
-func readWALHeader(path string) (walHeader, bool, error) {
+func readWALHeader(path string) (walformat.Header, bool, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return walHeader{}, false, nil
+		return walformat.Header{}, false, nil
 	}
 	if err != nil {
-		return walHeader{}, false, fmt.Errorf("open WAL: %w", err)
+		return walformat.Header{}, false, fmt.Errorf("open WAL: %w", err)
 	}
 	defer f.Close()
-	b := make([]byte, walHeaderSize)
+	b := make([]byte, walformat.HeaderSize)
 	if _, err := io.ReadFull(f, b); err != nil {
-		return walHeader{}, false, nil
+		return walformat.Header{}, false, nil
 	}
-	h, ok := parseWALHeader(b)
-	return h, ok, nil
+	h, err := walformat.ParseHeader(b)
+	return h, err == nil, nil
 }

@@ -70,7 +70,7 @@ func TestReadWALAndApplyRebuildTheDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	second, err := readWAL(path+"-wal", first.last)
-	if err != nil || second.last <= first.last || second.hdr.salt1 != first.hdr.salt1 {
+	if err != nil || second.last <= first.last || second.hdr.Salt1 != first.hdr.Salt1 {
 		t.Fatalf("second readWAL: last %d after %d, %v", second.last, first.last, err)
 	}
 
@@ -83,7 +83,7 @@ func TestReadWALAndApplyRebuildTheDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tail := range []walTail{first, second} {
-		if err := applyFrames(f, tail.hdr.pageSize, tail.frames); err != nil {
+		if err := applyFrames(f, tail.hdr.PageSize, tail.frames); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,7 +111,7 @@ func TestReadWALStopsAtDamage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame := frameHeaderSize + int(whole.hdr.pageSize)
+	frame := whole.hdr.FrameSize()
 	for _, c := range []struct {
 		name   string
 		damage func([]byte) []byte

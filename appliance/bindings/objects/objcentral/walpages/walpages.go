@@ -6,17 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-)
 
-const (
-	headerSize      = 32
-	frameHeaderSize = 24
-	magicLE         = 0x377f0682 // checksums over little-endian words
-	magicBE         = 0x377f0683 // checksums over big-endian words
+	"github.com/dwk/fleet/appliance/libsql/walformat"
 )
 
 // ErrCorrupt is returned for a WAL header that is not SQLite's.
-var ErrCorrupt = errors.New("walpages: not a SQLite WAL file")
+var ErrCorrupt = walformat.ErrCorrupt
 
 // Log is what Read found in a WAL file.
 type Log struct {
@@ -42,12 +37,10 @@ type Log struct {
 // Position is a place in a WAL file right after a commit frame, with the
 // running checksum there, so that reading can go on from it.
 type Position struct {
-	offset       int64
-	frames       int
-	s0, s1       uint32
-	salt1, salt2 uint32
-	pageSize     int
-	bigEndian    bool
+	offset int64
+	frames int
+	sum    walformat.Sum
+	header walformat.Header
 }
 
 // Frames is the number of frames before the position.
@@ -81,14 +74,14 @@ func ReadFrom(path string, pos Position) (Log, error) {
 // ReadFileFrom is ReadFrom on an open WAL file of size bytes, for a reader
 // that keeps it open between reads (and has just looked at its size).
 func ReadFileFrom(f *os.File, size int64, pos Position) (Log, error) {
-	var h [headerSize]byte
-	if size < headerSize {
+	var h [walformat.HeaderSize]byte
+	if size < walformat.HeaderSize {
 		return Log{}, nil // no complete header: nothing committed
 	}
 	if _, err := f.ReadAt(h[:], 0); err != nil {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
-	if pos.offset == 0 || binary.BigEndian.Uint32(h[16:]) != pos.salt1 || binary.BigEndian.Uint32(h[20:]) != pos.salt2 {
+	if pos.offset == 0 || binary.BigEndian.Uint32(h[16:]) != pos.header.Salt1 || binary.BigEndian.Uint32(h[20:]) != pos.header.Salt2 {
 		data := make([]byte, size)
 		if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
 			return Log{}, fmt.Errorf("read wal: %w", err)
@@ -108,85 +101,44 @@ func ReadFileFrom(f *os.File, size int64, pos Position) (Log, error) {
 
 // Parse is Read over the bytes of a WAL file.
 func Parse(data []byte) (Log, error) {
-	if len(data) < headerSize {
-		return Log{}, nil
+	h, err := walformat.ParseHeader(data)
+	if errors.Is(err, walformat.ErrNoHeader) {
+		return Log{}, nil // a header SQLite has not finished writing: nothing is committed
 	}
-	h := data[:headerSize]
-	magic := binary.BigEndian.Uint32(h[0:])
-	if magic != magicLE && magic != magicBE {
-		return Log{}, fmt.Errorf("%w: magic %#x", ErrCorrupt, magic)
+	if err != nil {
+		return Log{}, err
 	}
-	pageSize := int(binary.BigEndian.Uint32(h[8:]))
-	if pageSize == 1 {
-		pageSize = 65536
-	}
-	if pageSize < 512 || pageSize > 65536 || pageSize&(pageSize-1) != 0 {
-		return Log{}, fmt.Errorf("%w: page size %d", ErrCorrupt, pageSize)
-	}
-	pos := Position{
-		offset: headerSize, pageSize: pageSize, bigEndian: magic == magicBE,
-		salt1: binary.BigEndian.Uint32(h[16:]), salt2: binary.BigEndian.Uint32(h[20:]),
-	}
-	pos.s0, pos.s1 = checksum(pos.order(), h[:24], 0, 0)
-	if pos.s0 != binary.BigEndian.Uint32(h[24:]) || pos.s1 != binary.BigEndian.Uint32(h[28:]) {
-		// A header SQLite has not finished writing: nothing is committed.
-		return Log{}, nil
-	}
-	return parseFrames(data[headerSize:], pos), nil
-}
-
-func (p Position) order() binary.ByteOrder {
-	if p.bigEndian {
-		return binary.BigEndian
-	}
-	return binary.LittleEndian
+	pos := Position{offset: walformat.HeaderSize, header: h, sum: h.Sum}
+	return parseFrames(data[walformat.HeaderSize:], pos), nil
 }
 
 // parseFrames reads the frames in data, which starts at pos.
 func parseFrames(data []byte, pos Position) Log {
-	log := Log{PageSize: pos.pageSize, Salt1: pos.salt1, Salt2: pos.salt2, Frames: pos.frames, Pages: map[uint32][]byte{}, End: pos}
-	order := pos.order()
-	frameSize := frameHeaderSize + pos.pageSize
-	s0, s1 := pos.s0, pos.s1
-	type frame struct {
-		pgno uint32
-		page []byte
-	}
-	var pending []frame // frames since the last commit frame
+	h := pos.header
+	log := Log{PageSize: int(h.PageSize), Salt1: h.Salt1, Salt2: h.Salt2, Frames: pos.frames, Pages: map[uint32][]byte{}, End: pos}
+	frameSize := h.FrameSize()
+	sum := pos.sum
+	var pending [][]byte // frames since the last commit frame
 	n := pos.frames
 	for off := 0; off+frameSize <= len(data); off += frameSize {
-		fh := data[off : off+frameHeaderSize]
-		page := data[off+frameHeaderSize : off+frameSize]
-		if binary.BigEndian.Uint32(fh[8:]) != pos.salt1 || binary.BigEndian.Uint32(fh[12:]) != pos.salt2 {
-			break
-		}
-		s0, s1 = checksum(order, fh[:8], s0, s1)
-		s0, s1 = checksum(order, page, s0, s1)
-		if s0 != binary.BigEndian.Uint32(fh[16:]) || s1 != binary.BigEndian.Uint32(fh[20:]) {
+		frame := data[off : off+frameSize]
+		var ok bool
+		if sum, ok = h.Next(sum, frame); !ok {
 			break
 		}
 		n++
-		pending = append(pending, frame{pgno: binary.BigEndian.Uint32(fh[0:]), page: page})
-		if size := binary.BigEndian.Uint32(fh[4:]); size != 0 {
+		pending = append(pending, frame)
+		if size := walformat.CommitSize(frame); size != 0 {
 			for _, fr := range pending {
-				log.Pages[fr.pgno] = append([]byte(nil), fr.page...)
+				log.Pages[walformat.PageNumber(fr)] = append([]byte(nil), fr[walformat.FrameHeaderSize:]...)
 			}
 			pending = pending[:0]
 			log.DBSize = size
 			log.Frames = n
 			log.End = pos
 			log.End.offset = pos.offset + int64(off+frameSize)
-			log.End.frames, log.End.s0, log.End.s1 = n, s0, s1
+			log.End.frames, log.End.sum = n, sum
 		}
 	}
 	return log
-}
-
-// checksum continues SQLite's WAL checksum over b (a multiple of 8 bytes).
-func checksum(order binary.ByteOrder, b []byte, s0, s1 uint32) (uint32, uint32) {
-	for i := 0; i+8 <= len(b); i += 8 {
-		s0 += order.Uint32(b[i:]) + s1
-		s1 += order.Uint32(b[i+4:]) + s0
-	}
-	return s0, s1
 }
