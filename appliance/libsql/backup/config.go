@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/process/s3client"
 )
 
 // Config says where the backup goes and how often. The zero value of a
@@ -53,7 +56,7 @@ const (
 	DefaultSnapshotInterval = 24 * time.Hour
 	DefaultRetention        = 7 * 24 * time.Hour
 	DefaultTimeout          = 30 * time.Second
-	DefaultRegion           = "us-east-1"
+	DefaultRegion           = config.DefaultRegion
 )
 
 // Enabled reports whether c asks for a backup.
@@ -89,6 +92,9 @@ func (c Config) Validate() error {
 	var errs []error
 	if c.Bucket == "" {
 		errs = append(errs, errors.New("backup bucket is required"))
+	}
+	if err := s3client.CheckEndpoint(c.Endpoint); err != nil {
+		errs = append(errs, fmt.Errorf("backup %w", err))
 	}
 	if (c.AccessKey == "") != (c.SecretKey == "") {
 		errs = append(errs, errors.New("backup: give both the S3 access key and the secret key, or neither (for the AWS credential chain)"))

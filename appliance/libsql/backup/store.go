@@ -14,7 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
-	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
+	"github.com/dwk/fleet/appliance/process/s3client"
 )
 
 // S3API is the part of the S3 client the backup uses.
@@ -28,13 +28,11 @@ type S3API interface {
 var _ S3API = (*s3.Client)(nil)
 
 // NewClient returns an S3 client for c's store, built as every other S3
-// client of dwk is.
+// client of dwk is (s3client.New).
 func NewClient(ctx context.Context, c Config) (*s3.Client, error) {
 	c = c.WithDefaults()
-	return r2central.NewClient(ctx, r2central.Config{
-		Endpoint: c.Endpoint, Region: c.Region, Bucket: c.Bucket,
-		AccessKey: c.AccessKey, SecretKey: c.SecretKey, PathStyle: c.PathStyle,
-		Timeout: c.Timeout,
+	return s3client.New(ctx, s3client.Config{
+		Endpoint: c.Endpoint, Region: c.Region, AccessKey: c.AccessKey, SecretKey: c.SecretKey, PathStyle: c.PathStyle,
 	})
 }
 

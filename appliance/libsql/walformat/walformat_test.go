@@ -85,7 +85,9 @@ func TestDamageIsCaught(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := func() []byte { return append([]byte(nil), b[walformat.HeaderSize:walformat.HeaderSize+h.FrameSize()]...) }
+	first := func() []byte {
+		return append([]byte(nil), b[walformat.HeaderSize:walformat.HeaderSize+h.FrameSize()]...)
+	}
 
 	page := first()
 	page[walformat.FrameHeaderSize+100] ^= 1

@@ -3,19 +3,20 @@ package r2central
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/dwk/fleet/appliance/bindings/r2"
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/process/s3client"
 )
 
 // Defaults of Config.
 const (
-	DefaultRegion      = "us-east-1"
+	DefaultRegion      = config.DefaultRegion
 	DefaultTimeout     = 30 * time.Second
-	DefaultMaxAttempts = 3
+	DefaultMaxAttempts = s3client.DefaultMaxAttempts
 	// DefaultVerifiedReadMax is the default of Config.VerifiedReadMax.
 	DefaultVerifiedReadMax = 1 << 20
 )
@@ -82,14 +83,8 @@ func (c Config) withDefaults() Config {
 // Validate reports every problem of c, joined.
 func (c Config) Validate() error {
 	var errs []error
-	if c.Endpoint != "" {
-		u, err := url.Parse(c.Endpoint)
-		switch {
-		case err != nil:
-			errs = append(errs, fmt.Errorf("endpoint: %w", err))
-		case u.Scheme != "http" && u.Scheme != "https" || u.Host == "":
-			errs = append(errs, fmt.Errorf("endpoint %q: want an http or https URL with a host", c.Endpoint))
-		}
+	if err := s3client.CheckEndpoint(c.Endpoint); err != nil {
+		errs = append(errs, err)
 	}
 	if c.Bucket == "" {
 		errs = append(errs, errors.New("bucket is required"))
