@@ -107,8 +107,8 @@ func resolveServer(ctx context.Context, m *libsqlServerModel, sec serverSecrets,
 		ssh = data.ssh
 	}
 	s = &serverSpec{
-		Name: orDefault(m.Name, defaults.LibSQLName),
-		SSH: m.Host.withKey(sec.PrivateKey, sec.Passphrase).config(ssh),
+		Name:   orDefault(m.Name, defaults.LibSQLName),
+		SSH:    m.Host.withKey(sec.PrivateKey, sec.Passphrase).config(ssh),
 		Listen: orDefault(m.Listen, defaults.LibSQLListen), AdminListen: orDefault(m.AdminListen, defaults.LibSQLAdminListen),
 		AdminKey: sec.AdminKey, BackupSecret: sec.BackupSecret, JWTPublicKey: m.JWTPublicKey.ValueString(),
 		Artifact:     deploy.Artifact{Path: m.Artifact.ValueString(), SHA256: m.ArtifactSHA256.ValueString()},
