@@ -119,6 +119,24 @@ func (c *retryCatcher) WriteString(s string) (int, error) {
 	return io.WriteString(c.w, s)
 }
 
+// ReadFrom copies src into the response with the client's writer's own
+// ReadFrom when it has one (net/http's uses sendfile or its buffered
+// writer), so that an app streaming a body with io.Copy gets no 32 KiB
+// copy buffer of its own. Once the response has started, giveUp does
+// nothing, so the copy runs without the mutex.
+func (c *retryCatcher) ReadFrom(src io.Reader) (int64, error) {
+	c.mu.Lock()
+	drop, _, err := c.dropLocked(0)
+	c.mu.Unlock()
+	switch {
+	case err != nil:
+		return 0, err
+	case drop:
+		return io.Copy(io.Discard, src)
+	}
+	return io.Copy(c.w, src)
+}
+
 // dropLocked reports whether n body bytes are dropped, and then what
 // writing them returns; otherwise it starts the response if the app did
 // not. c.mu is held.
