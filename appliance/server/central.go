@@ -199,6 +199,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerl
 		Logger:    log.With("component", "objects"),
 
 		IdleTimeout: cfg.Objects.IdleTimeout.D(), MaxWebSocketMessage: cfg.Objects.MaxWebSocketMessageBytes,
+		MoveTimeout: cfg.Forward.Timeout.D(),
 	})
 	objectRuntimeMetrics(m, cfg.Fleet.Member, f.objects)
 	return nil

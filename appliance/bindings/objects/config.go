@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/process/clock"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -56,6 +57,12 @@ type Config struct {
 	AlarmMaxRetries int
 	// AlarmConcurrency caps alarms running at once. Default: 16.
 	AlarmConcurrency int
+	// MoveTimeout bounds how long a stub's Fetch keeps replaying a request
+	// that ran nowhere because its object was moving (its holder drains,
+	// stopped or cannot be reached: a retry answer) before it returns that
+	// answer. Central mode sets forward.timeout. Default:
+	// config.DefaultForwardTimeout.
+	MoveTimeout time.Duration
 }
 
 // Defaults of Config.
@@ -99,6 +106,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.AlarmConcurrency == 0 {
 		c.AlarmConcurrency = DefaultAlarmConcurrency
+	}
+	if c.MoveTimeout == 0 {
+		c.MoveTimeout = config.DefaultForwardTimeout
 	}
 	return c
 }

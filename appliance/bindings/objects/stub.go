@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"runtime/debug"
+	"time"
 
 	"github.com/gorilla/websocket"
 
@@ -51,14 +52,55 @@ func (s *stub) Fetch(ctx context.Context, req *http.Request) (*http.Response, er
 	return resp, err
 }
 
-// fetch is Fetch once the caller's gates are open.
+// fetch is Fetch once the caller's gates are open. A retry answer means
+// the request ran nowhere, because its object was moving (its holder
+// drains, stopped or could not be reached). It is replayed, the object
+// looked up again each time, until the object answers or MoveTimeout has
+// passed; a request whose body cannot be read again (no GetBody) is not
+// replayed. The caller then gets the retry answer, a 503.
 func (s *stub) fetch(ctx context.Context, req *http.Request) (*http.Response, error) {
 	req = req.WithContext(ctx)
 	if req.Body == nil {
 		req.Body = http.NoBody
 	}
+	var deadline time.Time
+	backoff := 50 * time.Millisecond
+	for {
+		resp, err := s.fetchOnce(req)
+		if err != nil || !protocol.IsRetry(resp.StatusCode, resp.Header) {
+			return resp, err
+		}
+		now := s.rt.cfg.Clock.Now()
+		if deadline.IsZero() {
+			deadline = now.Add(s.rt.cfg.MoveTimeout)
+		}
+		wait := min(backoff, deadline.Sub(now))
+		if wait <= 0 || (req.Body != http.NoBody && req.GetBody == nil) {
+			return resp, nil
+		}
+		select {
+		case <-ctx.Done():
+			return resp, nil
+		case <-s.rt.cfg.Clock.After(wait):
+		}
+		if req.Body != http.NoBody {
+			body, err := req.GetBody()
+			if err != nil {
+				return resp, nil
+			}
+			req = req.Clone(ctx)
+			req.Body = body
+		}
+		resp.Body.Close()
+		backoff = min(2*backoff, time.Second)
+	}
+}
+
+// fetchOnce runs req in the object's event here, or forwards it to the
+// object's holder, and returns the buffered answer.
+func (s *stub) fetchOnce(req *http.Request) (*http.Response, error) {
 	rec := newRecorder()
-	err := s.rt.event(ctx, s.id, func(ctx context.Context, in *instance) error {
+	err := s.rt.event(req.Context(), s.id, func(ctx context.Context, in *instance) error {
 		return in.fetch(rec, req.WithContext(ctx), nil)
 	})
 	var away *ElsewhereError
