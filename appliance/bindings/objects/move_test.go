@@ -18,10 +18,11 @@ import (
 // gone) for its first n forwards, recording each request's body, and then
 // lets the object come here.
 type movingForwarder struct {
-	mu     sync.Mutex
-	n      int
-	bodies []string
-	placer *fakePlacer
+	mu        sync.Mutex
+	n         int
+	bodies    []string
+	replaying []bool // objects.Replaying of each forward's context
+	placer    *fakePlacer
 }
 
 func (f *movingForwarder) Forward(w http.ResponseWriter, r *http.Request, _ worker.ObjectID, _ string) {
@@ -29,6 +30,7 @@ func (f *movingForwarder) Forward(w http.ResponseWriter, r *http.Request, _ work
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.bodies = append(f.bodies, string(b))
+	f.replaying = append(f.replaying, objects.Replaying(r.Context()))
 	if len(f.bodies) >= f.n {
 		f.placer.mu.Lock()
 		f.placer.elsewhere = ""
@@ -79,6 +81,11 @@ func TestFetchWaitsForAMovingObject(t *testing.T) {
 	if f := fwd.forwards(); len(f) != 3 || f[0] != "payload" || f[2] != "payload" {
 		t.Errorf("forwards before the move carried %q, want the body 3 times", f)
 	}
+	fwd.mu.Lock()
+	if r := fwd.replaying; len(r) != 3 || r[0] || !r[1] || !r[2] {
+		t.Errorf("Replaying of each forward = %v, want only the replays marked", r)
+	}
+	fwd.mu.Unlock()
 
 	s, fwd = newMoving(1 << 30)
 	start := time.Now()

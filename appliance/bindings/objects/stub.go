@@ -63,19 +63,27 @@ func (s *stub) fetch(ctx context.Context, req *http.Request) (*http.Response, er
 	if req.Body == nil {
 		req.Body = http.NoBody
 	}
-	var deadline time.Time
+	var start, deadline time.Time
 	backoff := 50 * time.Millisecond
-	for {
+	for replays := 0; ; replays++ {
 		resp, err := s.fetchOnce(req)
 		if err != nil || !protocol.IsRetry(resp.StatusCode, resp.Header) {
+			if replays > 0 {
+				s.rt.log.Info("object call answered after its object moved", "object", s.id, "replays", replays,
+					"waited", s.rt.cfg.Clock.Now().Sub(start).Round(time.Millisecond))
+			}
 			return resp, err
 		}
 		now := s.rt.cfg.Clock.Now()
 		if deadline.IsZero() {
-			deadline = now.Add(s.rt.cfg.MoveTimeout)
+			start, deadline = now, now.Add(s.rt.cfg.MoveTimeout)
 		}
 		wait := min(backoff, deadline.Sub(now))
 		if wait <= 0 || (req.Body != http.NoBody && req.GetBody == nil) {
+			if replays > 0 {
+				s.rt.log.Warn("object call gave up: its object is still moving (retry answer)", "object", s.id, "replays", replays,
+					"waited", now.Sub(start).Round(time.Millisecond))
+			}
 			return resp, nil
 		}
 		select {
@@ -83,18 +91,29 @@ func (s *stub) fetch(ctx context.Context, req *http.Request) (*http.Response, er
 			return resp, nil
 		case <-s.rt.cfg.Clock.After(wait):
 		}
-		if req.Body != http.NoBody {
+		rctx := context.WithValue(ctx, replayKey{}, true)
+		if req.Body == http.NoBody {
+			req = req.WithContext(rctx)
+		} else {
 			body, err := req.GetBody()
 			if err != nil {
 				return resp, nil
 			}
-			req = req.Clone(ctx)
+			req = req.Clone(rctx)
 			req.Body = body
 		}
 		resp.Body.Close()
 		backoff = min(2*backoff, time.Second)
 	}
 }
+
+// replayKey marks the context of a replayed stub call; see Replaying.
+type replayKey struct{}
+
+// Replaying reports whether ctx is that of a stub call replayed because
+// its object was moving. A Forwarder logs such a call's failures at debug
+// level: the first attempt's failure and the call's outcome are logged.
+func Replaying(ctx context.Context) bool { return ctx.Value(replayKey{}) != nil }
 
 // fetchOnce runs req in the object's event here, or forwards it to the
 // object's holder, and returns the buffered answer.

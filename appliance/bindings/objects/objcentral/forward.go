@@ -174,7 +174,11 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 	if f.placer != nil {
 		f.placer.Invalidate(t.id)
 	}
-	f.log.Warn("forward object request failed", "object", t.id, "holder", t.holder, "err", err)
+	level := slog.LevelWarn
+	if objects.Replaying(r.Context()) {
+		level = slog.LevelDebug // the stub logs the call's outcome
+	}
+	f.log.Log(r.Context(), level, "forward object request failed", "object", t.id, "holder", t.holder, "err", err)
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" || peerlink.Unsent(err) {
 		// Nothing reached the holder (it exited or restarts): the front
