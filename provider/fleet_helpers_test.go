@@ -29,13 +29,12 @@ import (
 const testSecret = "acc-test-secret-0123456789abcdef0123456789"
 
 // buildDwk builds dwk into dir with buildinfo.version set to version,
-// for rollout tests that need a second, distinguishable binary. It is
-// built as procs.DeployBinary's first is: plain when $DWK_DEPLOY_BIN is
-// set, else with -race when the test binary has it.
+// for rollout tests that need a second, distinguishable binary, built as
+// procs.DeployBinary's is (procs.DeployRace).
 func buildDwk(dir, version string) (string, error) {
 	out := filepath.Join(dir, "dwk-"+version)
 	args := []string{"build", "-o", out, "-ldflags", "-X github.com/dwk/fleet/appliance/process/buildinfo.version=" + version}
-	if raceEnabled && os.Getenv("DWK_DEPLOY_BIN") == "" {
+	if procs.DeployRace() {
 		args = append(args, "-race")
 	}
 	cmd := exec.Command("go", append(args, "github.com/dwk/fleet/cmd/dwk")...)

@@ -13,6 +13,7 @@ import (
 	"github.com/dwk/fleet/appliance/refworkers/chat"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestD1SessionAcrossReplicas: a chat message posted to a room answers
@@ -54,11 +55,7 @@ func TestD1SessionAcrossReplicas(t *testing.T) {
 		if other.Member == writer {
 			other = f.Replicas[1]
 		}
-		served := false
-		for deadline := time.Now().Add(15 * time.Second); !served; time.Sleep(50 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("history reads through %s after post %d were all served by its writer %s for 15s", other.Member, i, writer)
-			}
+		wait.Within(t, 15*time.Second, fmt.Sprintf("a history read through %s after post %d served by it, not by the writer %s", other.Member, i, writer), func() bool {
 			req, _ = http.NewRequest("GET", other.Public+"/chat/rooms/"+room+"/messages", nil)
 			req.Header.Set(chat.HeaderBookmark, posted.Bookmark())
 			resp = do1(t, req, http.StatusOK)
@@ -74,8 +71,8 @@ func TestD1SessionAcrossReplicas(t *testing.T) {
 			if err != nil || read.Epoch != posted.Epoch || read.Commit < posted.Commit {
 				t.Errorf("history's bookmark = %+v, %v; want the same epoch and at least %+v", read, err, posted)
 			}
-			served = reader != writer
-		}
+			return reader != writer
+		})
 		last = posted
 	}
 	for _, bad := range []string{"garbage", worker.D1Position{Epoch: last.Epoch + 2, Commit: last.Commit}.Bookmark()} {

@@ -71,6 +71,11 @@ func DeployBinary(t testing.TB) string {
 	return Binary(t)
 }
 
+// DeployRace reports whether DeployBinary is a -race build: no
+// $DWK_DEPLOY_BIN, and a test binary with the race detector. Tests that
+// build a further binary to deploy build it the same way.
+func DeployRace() bool { return os.Getenv("DWK_DEPLOY_BIN") == "" && raceEnabled }
+
 // Race reports whether the test binary, and so the dwk it builds, runs
 // with the race detector: several times slower, which timing bounds on
 // multi-process tests allow for.

@@ -68,7 +68,7 @@ func (s *stub) fetch(ctx context.Context, req *http.Request) (*http.Response, er
 	for replays := 0; ; replays++ {
 		resp, err := s.fetchOnce(req)
 		if err != nil || !protocol.IsRetry(resp.StatusCode, resp.Header) {
-			if replays > 0 {
+			if replays > 0 && err == nil {
 				s.rt.log.Info("object call answered after its object moved", "object", s.id, "replays", replays,
 					"waited", s.rt.cfg.Clock.Now().Sub(start).Round(time.Millisecond))
 			}

@@ -43,7 +43,8 @@ type Header struct {
 	Salt1, Salt2 uint32
 	// BigEndian: the checksum reads big-endian words.
 	BigEndian bool
-	// Sum is the checksum over the header, where the frames' begins.
+	// Sum is the checksum over the header, which the first frame's
+	// running checksum continues.
 	Sum Sum
 }
 
@@ -58,10 +59,9 @@ func ParseHeader(b []byte) (Header, error) {
 	}
 	h := Header{
 		PageSize:  binary.BigEndian.Uint32(b[8:]),
-		Salt1:     binary.BigEndian.Uint32(b[16:]),
-		Salt2:     binary.BigEndian.Uint32(b[20:]),
 		BigEndian: m&1 == 1,
 	}
+	h.Salt1, h.Salt2 = Salts(b)
 	if h.PageSize == 1 {
 		h.PageSize = 65536
 	}
@@ -73,6 +73,13 @@ func ParseHeader(b []byte) (Header, error) {
 		return Header{}, ErrNoHeader
 	}
 	return h, nil
+}
+
+// Salts are the salts of the header at the start of b (HeaderSize bytes),
+// unchecked: enough to tell whether the log was restarted since it was
+// last read.
+func Salts(b []byte) (salt1, salt2 uint32) {
+	return binary.BigEndian.Uint32(b[16:]), binary.BigEndian.Uint32(b[20:])
 }
 
 // FrameSize is the size of one frame: its header and a page.

@@ -1,7 +1,6 @@
 package walpages
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -9,9 +8,6 @@ import (
 
 	"github.com/dwk/fleet/appliance/libsql/walformat"
 )
-
-// ErrCorrupt is returned for a WAL header that is not SQLite's.
-var ErrCorrupt = walformat.ErrCorrupt
 
 // Log is what Read found in a WAL file.
 type Log struct {
@@ -81,7 +77,7 @@ func ReadFileFrom(f *os.File, size int64, pos Position) (Log, error) {
 	if _, err := f.ReadAt(h[:], 0); err != nil {
 		return Log{}, fmt.Errorf("read wal: %w", err)
 	}
-	if pos.offset == 0 || binary.BigEndian.Uint32(h[16:]) != pos.header.Salt1 || binary.BigEndian.Uint32(h[20:]) != pos.header.Salt2 {
+	if salt1, salt2 := walformat.Salts(h[:]); pos.offset == 0 || salt1 != pos.header.Salt1 || salt2 != pos.header.Salt2 {
 		data := make([]byte, size)
 		if _, err := f.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
 			return Log{}, fmt.Errorf("read wal: %w", err)
@@ -99,7 +95,8 @@ func ReadFileFrom(f *os.File, size int64, pos Position) (Log, error) {
 	return parseFrames(data[:n], pos), nil
 }
 
-// Parse is Read over the bytes of a WAL file.
+// Parse is Read over the bytes of a WAL file. A header that is not
+// SQLite's is an error wrapping walformat.ErrCorrupt.
 func Parse(data []byte) (Log, error) {
 	h, err := walformat.ParseHeader(data)
 	if errors.Is(err, walformat.ErrNoHeader) {

@@ -1,5 +1,0 @@
-//go:build race
-
-package provider
-
-const raceEnabled = true
