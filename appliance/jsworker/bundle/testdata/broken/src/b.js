@@ -1,0 +1,3 @@
+export default function b() {
+  return 1 +;
+}

@@ -1,0 +1,3 @@
+import x from "no-such-package";
+
+export default x;

@@ -1,0 +1,3 @@
+export function readFileSync() {
+  return "fs-stub";
+}

@@ -1,0 +1,4 @@
+export const Frag = "frag";
+export function h(type, props, ...children) {
+  return type + "(" + children.join("") + ")";
+}

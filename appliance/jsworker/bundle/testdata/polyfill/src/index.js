@@ -1,0 +1,3 @@
+import { Buffer } from "buffer";
+
+export default { Buffer };

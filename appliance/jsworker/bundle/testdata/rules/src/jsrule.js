@@ -1,0 +1,3 @@
+import { answer } from "./answer.jsm";
+
+export default { answer };

@@ -1,0 +1,3 @@
+const config = await Promise.resolve({ ok: true });
+
+export default { config };

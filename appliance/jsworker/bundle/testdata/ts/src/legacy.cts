@@ -1,0 +1,2 @@
+const label: string = "cts";
+module.exports = { label };

@@ -1,0 +1,7 @@
+export function render(text: string): string {
+  return (
+    <>
+      <b class="x">{text}</b>
+    </>
+  );
+}

@@ -1,0 +1,5 @@
+export default {
+  run() {
+    return { a: 1, a: 2 };
+  },
+};
