@@ -53,7 +53,16 @@ func (o *obj) has(k string) bool {
 }
 
 func (o *obj) typeError(k, want string, v any) {
-	o.r.errorf(o.at(k), "must be %s, got %s", want, typeName(v))
+	o.r.errorf(o.at(k), "%s", typeMessage(want, v))
+}
+
+// typeMessage says what a value must be and what it is.
+func typeMessage(want string, v any) string {
+	msg := fmt.Sprintf("must be %s, got %s", want, typeName(v))
+	if d, ok := v.(tomlDate); ok && strings.Contains(want, "string") {
+		msg += fmt.Sprintf(": write it in quotes, \"%s\"", d)
+	}
+	return msg
 }
 
 // str reads an optional string.
@@ -134,7 +143,7 @@ func (o *obj) strs(k string) ([]string, bool) {
 func (r *report) strings(path string, v any) ([]string, bool) {
 	a, ok := v.([]any)
 	if !ok {
-		r.errorf(path, "must be an array of strings, got %s", typeName(v))
+		r.errorf(path, "%s", typeMessage("an array of strings", v))
 		return nil, false
 	}
 	out := make([]string, 0, len(a))
@@ -142,7 +151,7 @@ func (r *report) strings(path string, v any) ([]string, bool) {
 	for i, e := range a {
 		s, isStr := e.(string)
 		if !isStr {
-			r.errorf(index(path, i), "must be a string, got %s", typeName(e))
+			r.errorf(index(path, i), "%s", typeMessage("a string", e))
 			good = false
 			continue
 		}
@@ -166,7 +175,7 @@ func (o *obj) strMap(k string) (map[string]string, bool) {
 	for _, name := range sortedKeys(m) {
 		s, isStr := m[name].(string)
 		if !isStr {
-			o.r.errorf(join(o.at(k), name), "must be a string, got %s", typeName(m[name]))
+			o.r.errorf(join(o.at(k), name), "%s", typeMessage("a string", m[name]))
 			continue
 		}
 		out[name] = s
