@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,6 +22,9 @@ type Event struct {
 	// JavaScript and its waiters get err.
 	err   error
 	ended atomic.Bool
+
+	mu       sync.Mutex
+	deferred []func()
 }
 
 // NewEvent starts an event of the isolate with ctx, the context host calls
@@ -30,12 +34,37 @@ func (i *Isolate) NewEvent(ctx context.Context) *Event {
 	return &Event{iso: i, ctx: ctx}
 }
 
-// End marks the event finished, for the isolate's load count. Its pending
-// work (timers, host calls) goes on.
+// End marks the event finished, for the isolate's load count, and runs
+// what Defer queued, last first. Its timers and host calls go on.
 func (e *Event) End() {
-	if e.ended.CompareAndSwap(false, true) && e.iso != nil {
+	if !e.ended.CompareAndSwap(false, true) {
+		return
+	}
+	if e.iso != nil {
 		e.iso.events.Add(-1)
 	}
+	e.mu.Lock()
+	fns := e.deferred
+	e.deferred = nil
+	e.mu.Unlock()
+	for k := len(fns) - 1; k >= 0; k-- {
+		fns[k]()
+	}
+}
+
+// Defer queues fn to run when the event ends (at once if it has): for
+// releasing what the event's JavaScript opened and may not close, such
+// as an unread response body. fn runs on the goroutine that calls End, not
+// on the loop.
+func (e *Event) Defer(fn func()) {
+	e.mu.Lock()
+	if !e.ended.Load() {
+		e.deferred = append(e.deferred, fn)
+		e.mu.Unlock()
+		return
+	}
+	e.mu.Unlock()
+	fn()
 }
 
 // Context is the event's context.

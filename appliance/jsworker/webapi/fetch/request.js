@@ -1,0 +1,151 @@
+// Request, as the Fetch standard defines it, with Cloudflare's cf
+// property. An incoming request keeps its Go handle: its headers are read
+// on first use and its body streams from Go.
+const nullBodyMethods = new Set(["GET", "HEAD"]);
+const methods = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH"]);
+const redirectModes = new Set(["follow", "error", "manual"]);
+
+function normalizeMethod(m) {
+  m = String(m);
+  const up = m.toUpperCase();
+  if (methods.has(up)) return up;
+  if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(m)) throw new TypeError(`Invalid HTTP method: ${JSON.stringify(m)}`);
+  if (up === "CONNECT" || up === "TRACE" || up === "TRACK") throw new TypeError(`Forbidden HTTP method: ${m}`);
+  return m;
+}
+
+function parseURL(u, what) {
+  if (global.URL) {
+    try { return new URL(u).href; } catch (e) { throw new TypeError(`${what}: invalid URL ${JSON.stringify(String(u))}`); }
+  }
+  return String(u);
+}
+
+class Request {
+  #method = "GET";
+  #url = "";
+  #headers = null;
+  #body = null;
+  #redirect = "follow";
+  #signal = null;
+  #cf = undefined;
+  #handle = null; // the incoming request's Go handle
+  #ctype = null; // a Content-Type implied by the body, added to the headers when they are read
+
+  constructor(input, init = undefined) {
+    if (input === internal) return; // made by incomingRequest
+    if (init !== undefined && init !== null && typeof init !== "object") throw new TypeError("Request: init must be an object");
+    init = init || {};
+    let from = null;
+    if (input instanceof Request) {
+      from = input;
+      this.#url = from.#url;
+      this.#method = from.#method;
+      this.#redirect = from.#redirect;
+      this.#signal = from.#signal;
+      this.#cf = from.#cf;
+      if (init.headers === undefined) this.#headers = new Headers(from.headers);
+    } else {
+      this.#url = parseURL(input, "Request");
+    }
+    if (init.method !== undefined) this.#method = normalizeMethod(init.method);
+    if (init.redirect !== undefined) {
+      if (!redirectModes.has(init.redirect)) throw new TypeError(`Request: redirect must be "follow", "error" or "manual", not ${JSON.stringify(init.redirect)}`);
+      this.#redirect = init.redirect;
+    }
+    if (init.signal !== undefined) this.#signal = init.signal;
+    if (init.cf !== undefined) this.#cf = init.cf;
+    if (init.headers !== undefined) this.#headers = new Headers(init.headers);
+    if (init.body !== undefined && init.body !== null) {
+      if (nullBodyMethods.has(this.#method)) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+      const [b, ctype] = internal.Body.extract(init.body);
+      this.#body = b;
+      this.#ctype = ctype;
+    } else if (from !== null && init.body === undefined && from.#body !== null) {
+      if (nullBodyMethods.has(this.#method)) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
+      if (from.#body.used) throw new TypeError("Cannot construct a Request with a Request whose body has already been used.");
+      // The body moves to the new request.
+      this.#body = from.#body;
+      from.#body = new internal.Body(internal.bodyKinds.STRING, "");
+      from.#body.used = true;
+      if (from.#handle !== null && init.headers === undefined && init.method === undefined) this.#handle = from.#handle;
+    }
+  }
+
+  get method() { return this.#method; }
+  get url() { return this.#url; }
+  get headers() {
+    if (this.#headers === null) this.#headers = new Headers();
+    if (this.#ctype !== null) {
+      internal.headersSetDefault(this.#headers, "content-type", this.#ctype);
+      this.#ctype = null;
+    }
+    return this.#headers;
+  }
+  get redirect() { return this.#redirect; }
+  get signal() {
+    if (this.#signal === null && global.AbortController) this.#signal = new AbortController().signal;
+    return this.#signal;
+  }
+  get cf() {
+    if (this.#cf === undefined && this.#handle !== null) this.#cf = fetchHost.cfOf(this.#handle);
+    return this.#cf;
+  }
+  get fetcher() { return null; }
+  get integrity() { return ""; }
+  get keepalive() { return false; }
+  get cache() { return undefined; }
+  get mode() { return "navigate"; }
+  get credentials() { return "same-origin"; }
+  get destination() { return ""; }
+  get referrer() { return "about:client"; }
+  get referrerPolicy() { return ""; }
+  get duplex() { return "half"; }
+
+  clone() {
+    if (this.#body !== null && this.#body.used) throw new TypeError("Cannot clone a Request whose body has already been used.");
+    const r = new Request(internal);
+    r.#method = this.#method;
+    r.#url = this.#url;
+    r.#headers = new Headers(this.headers);
+    r.#redirect = this.#redirect;
+    r.#signal = this.#signal;
+    r.#cf = this.#cf;
+    r.#body = this.#body === null ? null : this.#body.tee();
+    return r;
+  }
+  get [Symbol.toStringTag]() { return "Request"; }
+
+  static {
+    internal.bodyMixin(Request, (r) => r.#body, (r) => r.headers.get("content-type"));
+    // incomingRequest wraps a request the host received. headers() returns
+    // its flat header list; hasBody says whether a body follows.
+    internal.incomingRequest = (handle, method, url, hasBody) => {
+      const r = new Request(internal);
+      r.#method = method;
+      r.#url = url;
+      r.#headers = internal.lazyHeaders(() => fetchHost.headersOf(handle), "immutable");
+      r.#handle = handle;
+      if (hasBody) r.#body = new internal.Body(internal.bodyKinds.GO, handle);
+      return r;
+    };
+    // requestParts is what Go sends: [method, url, flat headers, body kind,
+    // body value, the incoming handle when the request is still the
+    // incoming one, redirect, signal].
+    internal.requestParts = (r) => {
+      if (!(r instanceof Request)) throw new TypeError("expected a Request");
+      const b = r.#body;
+      let kind = 0, value = null;
+      if (b !== null) {
+        if (b.used) throw new TypeError("The request's body has already been used.");
+        b.used = true;
+        kind = b.kind;
+        value = b.value;
+      }
+      return [r.#method, r.#url, internal.headersFlat(r.headers), kind, value, r.#handle, r.#redirect, r.#signal];
+    };
+    internal.requestHandle = (r) => (r instanceof Request ? r.#handle : null);
+  }
+}
+internal.Request = Request;
+internal.defineGlobal("Request", Request);

@@ -1,0 +1,157 @@
+// Response, as the Fetch standard defines it, with Cloudflare's
+// webSocket (status 101) and encodeBody options.
+const nullBodyStatus = new Set([101, 103, 204, 205, 304]);
+const redirectStatus = new Set([301, 302, 303, 307, 308]);
+const reasons = {
+  100: "Continue", 101: "Switching Protocols", 200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information",
+  204: "No Content", 205: "Reset Content", 206: "Partial Content", 300: "Multiple Choices", 301: "Moved Permanently", 302: "Found",
+  303: "See Other", 304: "Not Modified", 307: "Temporary Redirect", 308: "Permanent Redirect", 400: "Bad Request", 401: "Unauthorized",
+  402: "Payment Required", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 408: "Request Timeout",
+  409: "Conflict", 410: "Gone", 411: "Length Required", 412: "Precondition Failed", 413: "Payload Too Large", 414: "URI Too Long",
+  415: "Unsupported Media Type", 416: "Range Not Satisfiable", 417: "Expectation Failed", 418: "I'm a teapot", 422: "Unprocessable Entity",
+  425: "Too Early", 426: "Upgrade Required", 428: "Precondition Required", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
+  451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented", 502: "Bad Gateway", 503: "Service Unavailable",
+  504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+};
+
+class Response {
+  #status = 200;
+  #statusText = "";
+  #headers = null;
+  #body = null;
+  #ctype = null;
+  #webSocket = null;
+  #url = "";
+  #redirected = false;
+  #type = "default";
+  #passthrough = null; // a request the host forwards live (a WebSocket upgrade to an object)
+  #cf = undefined;
+
+  constructor(body = null, init = undefined) {
+    if (body === internal) return;
+    if (init !== undefined && init !== null && typeof init !== "object") throw new TypeError("Response: init must be an object");
+    init = init || {};
+    if (init.status !== undefined) {
+      const s = Number(init.status);
+      if (!Number.isInteger(s)) throw new RangeError(`Response: status must be an integer, not ${init.status}`);
+      if (s === 101 && init.webSocket) { /* Cloudflare: a WebSocket response */ }
+      else if (s < 200 || s > 599) throw new RangeError(`Responses may only be constructed with status codes in the range 200 to 599, inclusive (got ${s}).`);
+      this.#status = s;
+    }
+    if (init.statusText !== undefined) this.#statusText = String(init.statusText);
+    if (init.headers !== undefined) this.#headers = new Headers(init.headers);
+    if (init.webSocket !== undefined && init.webSocket !== null) {
+      if (this.#status !== 101) throw new RangeError("Response: a webSocket response must have status 101");
+      this.#webSocket = init.webSocket;
+    }
+    if (init.cf !== undefined) this.#cf = init.cf;
+    if (body !== null && body !== undefined) {
+      if (nullBodyStatus.has(this.#status)) throw new TypeError(`Response with null body status (${this.#status}) cannot have a body.`);
+      const [b, ctype] = internal.Body.extract(body);
+      this.#body = b;
+      this.#ctype = ctype;
+    }
+  }
+
+  get status() { return this.#status; }
+  get statusText() { return this.#statusText; }
+  get ok() { return this.#status >= 200 && this.#status < 300; }
+  get headers() {
+    if (this.#headers === null) this.#headers = new Headers();
+    if (this.#ctype !== null) {
+      internal.headersSetDefault(this.#headers, "content-type", this.#ctype);
+      this.#ctype = null;
+    }
+    return this.#headers;
+  }
+  get url() { return this.#url; }
+  get redirected() { return this.#redirected; }
+  get type() { return this.#type; }
+  get webSocket() { return this.#webSocket; }
+  get cf() { return this.#cf; }
+
+  clone() {
+    if (this.#body !== null && this.#body.used) throw new TypeError("Cannot clone a Response whose body has already been used.");
+    if (this.#webSocket !== null) throw new TypeError("Cannot clone a WebSocket response.");
+    const r = new Response(internal);
+    r.#status = this.#status;
+    r.#statusText = this.#statusText;
+    r.#headers = new Headers(this.headers);
+    r.#url = this.#url;
+    r.#redirected = this.#redirected;
+    r.#type = this.#type;
+    r.#cf = this.#cf;
+    r.#body = this.#body === null ? null : this.#body.tee();
+    return r;
+  }
+
+  static json(data, init = undefined) {
+    const text = JSON.stringify(data);
+    if (text === undefined) throw new TypeError("Response.json: the value cannot be serialized to JSON");
+    const r = new Response(text, init);
+    r.#ctype = null;
+    internal.headersSetDefault(r.headers, "content-type", "application/json");
+    return r;
+  }
+  static redirect(url, status = 302) {
+    if (!redirectStatus.has(status)) throw new RangeError(`Response.redirect: status must be 301, 302, 303, 307 or 308, not ${status}`);
+    const r = new Response(null, { status });
+    r.headers.set("location", global.URL ? new URL(url).href : String(url));
+    return r;
+  }
+  static error() {
+    const r = new Response(internal);
+    r.#status = 0;
+    r.#type = "error";
+    r.#headers = new Headers();
+    internal.setHeadersGuard(r.#headers, "immutable");
+    return r;
+  }
+  get [Symbol.toStringTag]() { return "Response"; }
+
+  static {
+    internal.bodyMixin(Response, (r) => r.#body, (r) => r.headers.get("content-type"));
+    // responseParts is what Go writes: [status, statusText, flat headers,
+    // body kind, body value, webSocket, passthrough].
+    internal.responseParts = (r) => {
+      if (!(r instanceof Response)) {
+        throw new TypeError(`The handler returned ${r === null ? "null" : typeof r === "object" ? "an object that is not a Response" : typeof r}; it must return a Response (or a promise of one).`);
+      }
+      const b = r.#body;
+      let kind = 0, value = null;
+      if (b !== null) {
+        if (b.used) throw new TypeError("The response's body has already been used.");
+        b.used = true;
+        kind = b.kind;
+        value = b.value;
+      }
+      const flat = r.#headers === null && r.#ctype === null ? [] : internal.headersFlat(r.headers);
+      return [r.#status, r.#statusText || reasons[r.#status] || "", flat, kind, value, r.#webSocket, r.#passthrough];
+    };
+    // fetchResponse makes the Response of an outgoing fetch: its body is
+    // a Go source.
+    internal.fetchResponse = (status, statusText, flat, handle, url, redirected) => {
+      const r = new Response(internal);
+      r.#status = status;
+      r.#statusText = statusText;
+      r.#headers = internal.lazyHeaders(() => flat, "immutable");
+      if (handle !== null) r.#body = new internal.Body(internal.bodyKinds.GO, handle);
+      r.#url = url;
+      r.#redirected = redirected;
+      r.#type = "basic";
+      return r;
+    };
+    // passthroughResponse stands for a response the host produces by
+    // handing the live request to a target (an object, a service): the
+    // handler returns it and the host forwards the request there.
+    internal.passthroughResponse = (target) => {
+      const r = new Response(internal);
+      r.#status = 101;
+      r.#passthrough = target;
+      r.#headers = new Headers();
+      return r;
+    };
+  }
+}
+internal.Response = Response;
+internal.defineGlobal("Response", Response);
