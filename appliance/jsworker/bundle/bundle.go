@@ -175,7 +175,10 @@ func esbuild(ctx context.Context, bo api.BuildOptions) (api.BuildResult, error) 
 	go func() { done <- bctx.Rebuild() }()
 	select {
 	case res := <-done:
-		return res, ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return api.BuildResult{}, fmt.Errorf("bundle: %w", err)
+		}
+		return res, nil
 	case <-ctx.Done():
 		bctx.Cancel()
 		<-done

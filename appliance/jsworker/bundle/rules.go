@@ -24,20 +24,20 @@ const (
 	RuleCommonJS = "CommonJS"
 )
 
-// Rule is one wrangler module rule.
+// Rule is one wrangler module rule; its JSON form is wrangler's.
 type Rule struct {
 	// Type is one of RuleText, RuleData, RuleCompiledWasm, RuleESModule and
 	// RuleCommonJS.
-	Type string
+	Type string `json:"type"`
 	// Globs are matched against the import specifier as written (for
 	// example "./index.html"), as wrangler does with glob-to-regexp: "*"
 	// and "**" both match any run of characters, "/" included; every other
 	// character is literal, so "**/*.wasm?module" matches "./a.wasm?module".
-	Globs []string
+	Globs []string `json:"globs"`
 	// Fallthrough lets later rules of the same Type apply. Without it, a
 	// rule hides every later rule of its Type, defaults included: an
 	// import that matches only a hidden rule is an error.
-	Fallthrough bool
+	Fallthrough bool `json:"fallthrough,omitempty"`
 }
 
 // DefaultRules are wrangler's default module rules, applied after
