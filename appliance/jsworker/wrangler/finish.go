@@ -6,15 +6,17 @@ import (
 )
 
 // finish runs the checks that span keys, on the view just read, and
-// fills the defaults that depend on other keys.
+// fills the defaults that depend on other keys. A missing inherited key
+// (name, main, compatibility_date) is reported at the top level, where
+// setting it serves every environment.
 func (l *loader) finish(o *obj) {
 	p := l.p
 	if p.Name == "" && !o.has("name") {
-		l.r.errorf(o.at("name"), "is required: the worker's name, such as \"my-worker\"")
+		l.r.errorf("name", "is required: the worker's name, such as \"my-worker\"")
 	}
 	l.checkMain(o)
 	if !o.has("compatibility_date") {
-		l.r.warnf(o.at("compatibility_date"), "is not set, so the runtime uses its default date, as wrangler dev does; set it to the date the worker was written for, such as \"2025-01-15\"")
+		l.r.warnf("compatibility_date", "is not set, so the runtime uses its default date, as wrangler dev does; set it to the date the worker was written for, such as \"2025-01-15\"")
 	}
 	for i, f := range p.CompatibilityFlags {
 		if !knownFlags[f] {
@@ -38,7 +40,7 @@ func (l *loader) checkMain(o *obj) {
 		return
 	}
 	if p.Assets == nil || p.Assets.Directory == "" {
-		l.r.errorf(o.at("main"), "is required: the worker's entry module, such as \"src/index.ts\" (or set assets.directory alone for a worker that only serves files)")
+		l.r.errorf("main", "is required: the worker's entry module, such as \"src/index.ts\" (or set assets.directory alone for a worker that only serves files)")
 		return
 	}
 	if p.Assets.Binding != "" {

@@ -57,8 +57,12 @@ func parseJSONC(src []byte) (map[string]any, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, jsonError(plain, dec, err)
 	}
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		line, col := lineCol(plain, int(dec.InputOffset()))
+		for end < len(plain) && isJSONSpace(plain[end]) {
+			end++
+		}
+		line, col := lineCol(plain, end)
 		return nil, fmt.Errorf("line %d, column %d: unexpected text after the closing }", line, col)
 	}
 	tree, ok := normalize(raw).(map[string]any)
@@ -71,8 +75,8 @@ func parseJSONC(src []byte) (map[string]any, error) {
 func jsonError(src []byte, dec *json.Decoder, err error) error {
 	offset := int(dec.InputOffset())
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		offset = int(se.Offset)
+	if errors.As(err, &se) && se.Offset > 0 {
+		offset = int(se.Offset) - 1 // Offset counts the offending byte
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		offset = len(src)
