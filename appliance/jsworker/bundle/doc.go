@@ -10,15 +10,21 @@
 // a classic script, it leaves the entry module's exports object in
 // globalThis.__dwk_entry, with the default export under "default" and
 // every named export (Durable Object classes, WorkerEntrypoint classes)
-// under its name. A service-worker style entry, with no exports, leaves
-// an empty object. The script's last line is
+// under its name; a CommonJS entry leaves its module.exports. A
+// service-worker script, which exports nothing and is not CommonJS,
+// leaves __dwk_entry undefined. The script's last line is
 //
 //	//# sourceMappingURL=worker.js.map
 //
 // and Bundle.SourceMap is that map: its sources are relative to
 // Options.Dir ("src/index.ts", "node_modules/pkg/index.js"), so that a
 // stack frame at worker.js:L:C maps back to a project file and line. It
-// has no sourcesContent. Nothing in the script or the map is an absolute
+// has no sourcesContent. goja follows the sourceMappingURL line when it
+// parses the script (and fails if it cannot load the map), so the runtime
+// parses with goja.Parse(ScriptName, script,
+// parser.WithSourceMapLoader(...)) handing it Bundle.SourceMap; goja's
+// stack traces then name project files ("src/fail.ts:6:8").
+// Nothing in the script or the map is an absolute
 // path, a time or the product of map iteration: the same project gives
 // the same bytes, and the same Bundle.Hash, in any directory.
 //

@@ -116,7 +116,7 @@ func (r *resolver) resolve(b api.PluginBuild, args api.OnResolveArgs) api.OnReso
 	}
 	for _, m := range r.rules.removed {
 		if m.match(spec) {
-			rule, _ := json.Marshal(m.rule)
+			rule, _ := json.Marshal(m.rule) // a Rule always marshals
 			return failed(fmt.Sprintf("%q matches the module rule %s, which is ignored because an earlier %s rule "+
 				"does not have fallthrough = true", spec, rule, m.rule.Type))
 		}

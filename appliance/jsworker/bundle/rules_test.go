@@ -175,12 +175,12 @@ func TestModuleRulesOrderAndFallthrough(t *testing.T) {
 			name:  "an ESModule rule loads any extension as JavaScript",
 			entry: "src/jsrule.js",
 			rules: []Rule{{Type: RuleESModule, Globs: []string{"**/*.jsm"}}},
-			want:  `{"answer":42}`,
+			want:  `{"answer":42,"hello":"hello, \"text\"\n"}`,
 		},
 		{
 			name:    "without it esbuild has no loader",
 			entry:   "src/jsrule.js",
-			wantErr: []string{`src/jsrule.js:1:24: No loader is configured for ".jsm" files: src/answer.jsm`},
+			wantErr: []string{`src/jsrule.js:1:31: No loader is configured for ".jsm" files: src/answer.jsm`},
 		},
 	}
 	for _, tt := range tests {

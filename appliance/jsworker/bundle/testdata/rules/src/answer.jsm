@@ -1,1 +1,5 @@
-export const answer = 42;
+import { base } from "./base.js";
+import greeting from "./hello.txt";
+
+export const answer = base + 2;
+export const hello = greeting;

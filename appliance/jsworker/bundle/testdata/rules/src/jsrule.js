@@ -1,3 +1,3 @@
-import { answer } from "./answer.jsm";
+import { answer, hello } from "./answer.jsm";
 
-export default { answer };
+export default { answer, hello };
