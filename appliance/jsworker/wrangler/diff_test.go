@@ -26,7 +26,7 @@ func diffValue(path string, g, w reflect.Value) string {
 	case reflect.Pointer, reflect.Interface:
 		if g.IsNil() || w.IsNil() {
 			if g.IsNil() != w.IsNil() {
-				return fmt.Sprintf("%s: got %#v, want %#v", path, g.Interface(), w.Interface())
+				return fmt.Sprintf("%s: got %#v, want %#v", path, g, w)
 			}
 			return ""
 		}
@@ -40,7 +40,7 @@ func diffValue(path string, g, w reflect.Value) string {
 		return ""
 	case reflect.Slice:
 		if g.Len() != w.Len() {
-			return fmt.Sprintf("%s: got %d elements %#v, want %d %#v", path, g.Len(), g.Interface(), w.Len(), w.Interface())
+			return fmt.Sprintf("%s: got %d elements %#v, want %d %#v", path, g.Len(), g, w.Len(), w)
 		}
 		for i := 0; i < g.Len(); i++ {
 			if d := diffValue(fmt.Sprintf("%s[%d]", path, i), g.Index(i), w.Index(i)); d != "" {
@@ -50,7 +50,7 @@ func diffValue(path string, g, w reflect.Value) string {
 		return ""
 	case reflect.Map:
 		if g.Len() != w.Len() {
-			return fmt.Sprintf("%s: got %#v, want %#v", path, g.Interface(), w.Interface())
+			return fmt.Sprintf("%s: got %#v, want %#v", path, g, w)
 		}
 		for _, k := range w.MapKeys() {
 			gv := g.MapIndex(k)
@@ -63,8 +63,26 @@ func diffValue(path string, g, w reflect.Value) string {
 		}
 		return ""
 	}
-	if !reflect.DeepEqual(g.Interface(), w.Interface()) {
-		return fmt.Sprintf("%s: got %#v, want %#v", path, g.Interface(), w.Interface())
+	if !leafEqual(g, w) {
+		return fmt.Sprintf("%s: got %#v, want %#v", path, g, w)
 	}
 	return ""
+}
+
+// leafEqual compares values of the same basic kind, unexported struct
+// fields included.
+func leafEqual(g, w reflect.Value) bool {
+	switch g.Kind() {
+	case reflect.String:
+		return g.String() == w.String()
+	case reflect.Bool:
+		return g.Bool() == w.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return g.Int() == w.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return g.Uint() == w.Uint()
+	case reflect.Float32, reflect.Float64:
+		return g.Float() == w.Float()
+	}
+	return reflect.DeepEqual(g.Interface(), w.Interface())
 }
