@@ -118,3 +118,9 @@ func Errorf(name, format string, args ...any) error {
 func (i *Isolate) Throw(err error) {
 	panic(i.ErrorValue(err))
 }
+
+// ErrorOf describes an exception goja returned from a call. Call it on
+// the loop.
+func (i *Isolate) ErrorOf(exc *goja.Exception) *Error {
+	return i.errorOf(exc.Value(), exc)
+}

@@ -206,9 +206,11 @@ func Call[T any](ev *Event, opts CallOptions, start func(rt *goja.Runtime) (goja
 	}
 }
 
-// await calls then with v's value once v settles: at once for a value
-// that is not a promise, else when the promise is fulfilled or rejected.
-// Call it on the loop.
+// OnSettled calls then with v's value once v settles: at once for a
+// value that is not a promise, else when the promise is fulfilled or
+// rejected (with the rejection as an *Error). Call it on the loop.
+func (i *Isolate) OnSettled(v goja.Value, then func(goja.Value, error)) { i.await(v, then) }
+
 func (i *Isolate) await(v goja.Value, then func(goja.Value, error)) {
 	p, ok := v.Export().(*goja.Promise)
 	if !ok {

@@ -1,0 +1,126 @@
+package jsworker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/dop251/goja"
+
+	"github.com/dwk/fleet/appliance/jsworker/bundle"
+	"github.com/dwk/fleet/appliance/jsworker/jsrt"
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// isoState is what one isolate holds of one version of a worker: the
+// bundle's exports, its handlers, the env objects. It is used on the
+// isolate's loop only, apart from its immutable fields.
+type isoState struct {
+	v   *version
+	iso *jsrt.Isolate
+
+	// Set by load, then read-only.
+	exports    *goja.Object
+	runFetch   goja.Callable
+	runEvent   goja.Callable // (kind, arg, env, ctx) for scheduled and queue
+	runMethod  goja.Callable // (name, args, env, ctx) for service RPC
+	newContext goja.Callable
+	classes    map[string]*goja.Object // exported object classes by JS name
+
+	envs map[any]goja.Value // the env object of each worker.Env (loop only)
+}
+
+// entryInfo is what the prelude's loadEntry reports of a bundle's exports.
+type entryInfo struct {
+	Fetch     bool     `json:"fetch"`
+	Scheduled bool     `json:"scheduled"`
+	Queue     bool     `json:"queue"`
+	Methods   []string `json:"methods"`
+}
+
+// load runs the bundle in the isolate and reads its exports.
+func (st *isoState) load(ctx context.Context) error {
+	return st.iso.Do(ctx, func(rt *goja.Runtime) error {
+		internal := st.iso.Internal()
+		modules := internal.Get("modules").ToObject(rt)
+		for k, m := range st.v.cfg.Script.modules {
+			m := m
+			modules.Set(bundle.ModulePrefix+strconv.Itoa(k), func(goja.FunctionCall) goja.Value {
+				return st.module(rt, m)
+			})
+		}
+		if _, err := rt.RunProgram(st.v.cfg.Script.prg); err != nil {
+			return fmt.Errorf("the worker's script failed while it started: %w", jsErr(st.iso, err))
+		}
+		exports, ok := rt.Get(bundle.GlobalName).(*goja.Object)
+		if !ok {
+			return errors.New("the bundle set no exports")
+		}
+		st.exports = exports
+		load, _ := goja.AssertFunction(internal.Get("loadEntry"))
+		infoV, err := load(goja.Undefined(), exports)
+		if err != nil {
+			return jsErr(st.iso, err)
+		}
+		var info entryInfo
+		if err := json.Unmarshal([]byte(infoV.String()), &info); err != nil {
+			return fmt.Errorf("read the exports: %w", err)
+		}
+		st.v.info = info
+		st.runFetch, _ = goja.AssertFunction(internal.Get("runFetch"))
+		st.runEvent, _ = goja.AssertFunction(internal.Get("runEvent"))
+		st.runMethod, _ = goja.AssertFunction(internal.Get("runMethod"))
+		st.newContext, _ = goja.AssertFunction(internal.Get("newContext"))
+		st.classes = map[string]*goja.Object{}
+		for js := range st.v.cfg.Classes {
+			c, ok := exports.Get(js).(*goja.Object)
+			if !ok {
+				return fmt.Errorf("the Durable Object class %q is not exported by the worker's main module", js)
+			}
+			if _, ok := goja.AssertConstructor(c); !ok {
+				return fmt.Errorf("the export %q is not a class", js)
+			}
+			st.classes[js] = c
+		}
+		return nil
+	})
+}
+
+// module makes a Data or CompiledWasm module of the bundle.
+func (st *isoState) module(rt *goja.Runtime, m bundle.Module) goja.Value {
+	data := append([]byte(nil), m.Bytes...)
+	if m.Type == bundle.RuleCompiledWasm {
+		mk, ok := goja.AssertFunction(st.iso.Internal().Get("wasmModule"))
+		if !ok {
+			panic(rt.NewTypeError("WebAssembly is not available"))
+		}
+		v, err := mk(goja.Undefined(), st.iso.NewUint8Array(data))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	return st.iso.NewArrayBuffer(data)
+}
+
+// env is the env object for the host's Env e, made on first use.
+func (st *isoState) env(e *worker.Env) goja.Value {
+	if v, ok := st.envs[e]; ok {
+		return v
+	}
+	v := newEnv(st, e)
+	st.envs[e] = v
+	return v
+}
+
+// jsErr turns what goja returned into a *jsrt.Error when it is an
+// exception, so that its source-mapped stack is kept.
+func jsErr(iso *jsrt.Isolate, err error) error {
+	var exc *goja.Exception
+	if errors.As(err, &exc) {
+		return iso.ErrorOf(exc)
+	}
+	return err
+}

@@ -1,0 +1,42 @@
+package jsworker
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/dwk/fleet/appliance/jsworker/bundle"
+)
+
+// Script is a bundle compiled once, to run in every isolate of a worker.
+type Script struct {
+	prg     *goja.Program
+	modules []bundle.Module
+	hash    string
+}
+
+// Compile parses and compiles a bundle. Positions in its errors and stack
+// traces are the project's own files and lines, through the bundle's
+// source map.
+func Compile(b *bundle.Bundle) (*Script, error) {
+	loader := func(path string) ([]byte, error) {
+		if path == bundle.ScriptName+".map" && len(b.SourceMap) > 0 {
+			return b.SourceMap, nil
+		}
+		return nil, errors.New("no such source map")
+	}
+	ast, err := goja.Parse(bundle.ScriptName, string(b.Script), parser.WithSourceMapLoader(loader))
+	if err != nil {
+		return nil, fmt.Errorf("syntax error: %w", err)
+	}
+	prg, err := goja.CompileAST(ast, false)
+	if err != nil {
+		return nil, fmt.Errorf("compile: %w", err)
+	}
+	return &Script{prg: prg, modules: b.Modules, hash: b.Hash}, nil
+}
+
+// Hash is the bundle's content hash.
+func (s *Script) Hash() string { return s.hash }
