@@ -64,9 +64,9 @@
 //
 // # Module rules
 //
-// wrangler's "rules" (Options.Rules) come first, then its defaults
-// (DefaultRules): Text for **/*.txt, **/*.html and **/*.sql, Data for
-// **/*.bin, CompiledWasm for **/*.wasm and **/*.wasm?module. Globs match
+// wrangler's "rules" (Options.Rules) come first, then its defaults:
+// Text for **/*.txt, **/*.html and **/*.sql, Data for **/*.bin,
+// CompiledWasm for **/*.wasm and **/*.wasm?module. Globs match
 // the import specifier as written, as wrangler matches them. The first
 // matching rule applies. A rule without fallthrough hides every later
 // rule of its type, defaults included, and an import that only a hidden

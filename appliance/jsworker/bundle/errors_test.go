@@ -3,6 +3,7 @@ package bundle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -123,5 +124,21 @@ func TestCancelledBuild(t *testing.T) {
 	_, err := Build(ctx, Options{Dir: fixture(t, "syntax"), Entry: "src/index.js"})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("Build error = %v, want it to wrap context.Canceled", err)
+	}
+}
+
+func TestAllErrorsReportedInOrder(t *testing.T) {
+	dir := t.TempDir()
+	var imports, want []string
+	for i := range 15 {
+		name := fmt.Sprintf("f%02d.js", i)
+		writeFile(t, dir, name, "\nconst = 1;\n")
+		imports = append(imports, `import "./`+name+`";`)
+		want = append(want, name+`:2:7: Expected identifier but found "="`)
+	}
+	writeFile(t, dir, "index.js", strings.Join(imports, "\n"))
+	be := buildError(t, Options{Dir: dir, Entry: "index.js"})
+	if got := messages(be.Errors); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

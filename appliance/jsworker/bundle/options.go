@@ -22,7 +22,9 @@ type Options struct {
 	// NodeCompat is set by the compatibility flags nodejs_compat and
 	// nodejs_compat_v2: Node.js built-ins become runtime modules.
 	NodeCompat bool
-	// Rules are wrangler "rules", applied in order before DefaultRules.
+	// Rules are wrangler "rules", applied in order before wrangler's
+	// defaults (Text for **/*.txt, **/*.html, **/*.sql; Data for **/*.bin;
+	// CompiledWasm for **/*.wasm, **/*.wasm?module).
 	Rules []Rule
 	// Define is wrangler "define": identifiers replaced by JavaScript
 	// expressions. It overrides the defaults, process.env.NODE_ENV (and its

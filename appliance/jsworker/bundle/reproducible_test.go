@@ -120,3 +120,31 @@ func TestInputs(t *testing.T) {
 		})
 	}
 }
+
+func TestConcurrentBuilds(t *testing.T) {
+	dir := fixture(t, "virtual")
+	want := mustBuild(t, Options{Dir: dir, Entry: "src/index.ts", NodeCompat: true}).Hash
+	const n = 4
+	hashes := make(chan string, n)
+	errs := make(chan error, n)
+	for range n {
+		go func() {
+			b, err := Build(t.Context(), Options{Dir: dir, Entry: "src/index.ts", NodeCompat: true})
+			if err != nil {
+				errs <- err
+				return
+			}
+			hashes <- b.Hash
+		}()
+	}
+	for range n {
+		select {
+		case err := <-errs:
+			t.Errorf("Build: %v", err)
+		case got := <-hashes:
+			if got != want {
+				t.Errorf("hash %s, want %s", got, want)
+			}
+		}
+	}
+}

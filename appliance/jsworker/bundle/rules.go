@@ -40,9 +40,9 @@ type Rule struct {
 	Fallthrough bool `json:"fallthrough,omitempty"`
 }
 
-// DefaultRules are wrangler's default module rules, applied after
-// Options.Rules.
-var DefaultRules = []Rule{
+// defaultRules are wrangler's default module rules (DEFAULT_MODULE_RULES
+// in its deployment-bundle/rules.ts), applied after Options.Rules.
+var defaultRules = []Rule{
 	{Type: RuleText, Globs: []string{"**/*.txt", "**/*.html", "**/*.sql"}},
 	{Type: RuleData, Globs: []string{"**/*.bin"}},
 	{Type: RuleCompiledWasm, Globs: []string{"**/*.wasm", "**/*.wasm?module"}},
@@ -78,7 +78,7 @@ type ruleSet struct {
 func parseRules(user []Rule) (ruleSet, error) {
 	var rs ruleSet
 	completed := map[string]bool{}
-	all := append(append([]Rule(nil), user...), DefaultRules...)
+	all := append(append([]Rule(nil), user...), defaultRules...)
 	for i, r := range all {
 		switch r.Type {
 		case RuleText, RuleData, RuleCompiledWasm, RuleESModule, RuleCommonJS:
