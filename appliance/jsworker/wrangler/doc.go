@@ -70,9 +70,9 @@
 //     services, assets) must be JavaScript identifiers; vars and secrets
 //     may be any string, since .env files often use other characters.
 //     Every name is unique across all kinds, vars and secrets included.
-//   - compatibility_flags are kept as written; a flag this package does
-//     not know (see knownFlags) is a warning, since the runtime may not
-//     implement it.
+//   - compatibility_flags are kept as written; a flag other than
+//     nodejs_compat, nodejs_compat_v2, no_nodejs_compat_v2 and nodejs_als
+//     is a warning, since the runtime may not implement it.
 //   - Durable Object storage is kept under the name a class was first
 //     created as (ClassNamespaces), so it survives renames. Reusing the
 //     name of a renamed or deleted class for a new class is refused.

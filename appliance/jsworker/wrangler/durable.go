@@ -43,7 +43,7 @@ func readMigrations(l *loader, o *obj, k string) {
 		l.p.Migrations = append(l.p.Migrations, m)
 		l.migrations = append(l.migrations, e.path)
 	})
-	if _, err := replay(l.p.Migrations); err != nil {
+	if _, err := replay(l.p.Migrations, l.migrations); err != nil {
 		l.r.errorf(l.migrations[err.migration], "%s", err.msg)
 	}
 }
@@ -89,16 +89,23 @@ type history struct {
 
 // replay applies migrations in order. Within one migration, new classes
 // come first, then renames, then deletions. It stops at the first thing
-// wrong, since later migrations build on earlier ones.
-func replay(ms []Migration) (*history, *migrationError) {
+// wrong, since later migrations build on earlier ones. paths, when given,
+// are the migrations' key paths, for messages that point at another one.
+func replay(ms []Migration, paths []string) (*history, *migrationError) {
 	h := &history{live: map[string]DurableObjectClass{}, used: map[string]string{}}
 	tags := map[string]int{}
+	name := func(i int) string {
+		if i < len(paths) {
+			return paths[i]
+		}
+		return index("migrations", i)
+	}
 	for i, m := range ms {
 		fail := func(format string, args ...any) (*history, *migrationError) {
 			return h, &migrationError{migration: i, msg: fmt.Sprintf(format, args...)}
 		}
 		if j, dup := tags[m.Tag]; dup && m.Tag != "" {
-			return fail("tag %q is already used by migrations[%d]: every migration needs its own tag", m.Tag, j)
+			return fail("tag %q is already used by %s: every migration needs its own tag", m.Tag, name(j))
 		}
 		tags[m.Tag] = i
 		for _, c := range m.NewClasses {
@@ -167,9 +174,11 @@ func (h *history) remove(name string) {
 }
 
 // DurableObjectClasses returns the classes the migrations leave, in the
-// order they were created or last renamed.
+// order they were created or last renamed. Load has checked the
+// migrations; for a Project made otherwise, the replay stops at the first
+// migration that does not apply.
 func (p *Project) DurableObjectClasses() []DurableObjectClass {
-	h, _ := replay(p.Migrations)
+	h, _ := replay(p.Migrations, nil)
 	out := make([]DurableObjectClass, 0, len(h.order))
 	for _, n := range h.order {
 		out = append(out, h.live[n])
@@ -199,6 +208,6 @@ func (p *Project) ClassNamespaces() map[string]string {
 // DeletedClasses lists the classes migrations deleted, in order: their
 // objects and storage are to be removed.
 func (p *Project) DeletedClasses() []DeletedClass {
-	h, _ := replay(p.Migrations)
+	h, _ := replay(p.Migrations, nil)
 	return h.deleted
 }

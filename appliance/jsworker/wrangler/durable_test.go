@@ -66,7 +66,7 @@ func TestReplayErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := replay(tt.ms)
+			_, err := replay(tt.ms, nil)
 			if err == nil {
 				t.Fatalf("replay succeeded; want %q at migrations[%d]", tt.wantMsg, tt.wantAt)
 			}

@@ -82,6 +82,10 @@ func TestLoadErrors(t *testing.T) {
 		{"name not lowercase", "wrangler.json", `{"main": "i.js", "env": {"a": {"name": "My Worker"}}}`, "a", []string{
 			`wrangler.json: env.a.name: must be lowercase letters, digits, '-' and '_', starting with a letter, digit or '_' (wrangler's rule), got "My Worker"`,
 		}},
+		{"empty name, Python main", "wrangler.toml", "name = \"\"\nmain = \"src/entry.py\"\ncompatibility_date = \"2025-01-15\"\n", "", []string{
+			`wrangler.toml: name: must not be empty: the worker's name, such as "my-worker"`,
+			`wrangler.toml: main: not supported by dwk: "src/entry.py" is a Python worker; dwk runs JavaScript and TypeScript`,
+		}},
 		{"dates", "wrangler.toml", "name = \"w\"\nmain = \"i.js\"\ncompatibility_date = 2025-01-15\n[vars]\nSINCE = 2024-12-01\n", "", []string{
 			`wrangler.toml: compatibility_date: must be a string, got a TOML date: write it in quotes, "2025-01-15"`,
 			`wrangler.toml: vars.SINCE: is a TOML date (2024-12-01), which wrangler does not accept either: write it as a string, SINCE = "2024-12-01"`,

@@ -51,7 +51,7 @@ func (l *loader) checkMain(o *obj) {
 // checkDurableObjects compares the bindings with the classes migrations
 // leave.
 func (l *loader) checkDurableObjects() {
-	h, _ := replay(l.p.Migrations)
+	h, _ := replay(l.p.Migrations, nil)
 	for i, b := range l.p.DurableObjects {
 		if b.ScriptName != "" || b.ClassName == "" {
 			continue

@@ -19,9 +19,10 @@ type Options struct {
 	EnvFiles []string
 	// ProcessEnv is the process environment (nil for none). Load reads
 	// CLOUDFLARE_ENV, CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV and
-	// CLOUDFLARE_INCLUDE_PROCESS_ENV from it as wrangler does, and, when
-	// the latter is "true" or the project sets secrets.required, takes
-	// secrets from it too and expands ${VAR} in .env files with it.
+	// CLOUDFLARE_INCLUDE_PROCESS_ENV from it as wrangler does. When
+	// secrets come from .env files and CLOUDFLARE_INCLUDE_PROCESS_ENV is
+	// "true" or the file has a secrets key, the process environment is
+	// taken as secrets too, and ${VAR} in the files resolves against it.
 	ProcessEnv map[string]string
 }
 

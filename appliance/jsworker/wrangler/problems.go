@@ -12,8 +12,13 @@ import (
 // "env.staging.d1_databases[1].database_name"; empty for the file as a
 // whole) and what to do about it.
 type Problem struct {
-	File    string
-	Path    string
+	// File is the base name of the file the problem is in, such as
+	// "wrangler.toml" or ".dev.vars"; empty for a problem with a process
+	// environment setting.
+	File string
+	// Path is the key path, such as "env.staging.vars.API_URL".
+	Path string
+	// Message says what is wrong and what to do.
 	Message string
 }
 

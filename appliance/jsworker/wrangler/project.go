@@ -150,8 +150,10 @@ type Migration struct {
 
 // RenamedClass is one renamed_classes entry.
 type RenamedClass struct {
+	// From is the class's name before the migration.
 	From string
-	To   string
+	// To is its name after.
+	To string
 }
 
 // Queues is the queues key.

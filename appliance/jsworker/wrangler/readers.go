@@ -45,10 +45,13 @@ var workerName = regexp.MustCompile(`^[a-z0-9_][a-z0-9_-]*$`)
 
 func readName(l *loader, o *obj, k string) {
 	s, ok := o.str(k)
-	if !ok {
+	switch {
+	case !ok:
 		return
-	}
-	if !workerName.MatchString(s) {
+	case s == "":
+		l.r.errorf(o.at(k), "must not be empty: the worker's name, such as \"my-worker\"")
+		return
+	case !workerName.MatchString(s):
 		l.r.errorf(o.at(k), "must be lowercase letters, digits, '-' and '_', starting with a letter, digit or '_' (wrangler's rule), got %q", s)
 		return
 	}
@@ -59,7 +62,12 @@ func readName(l *loader, o *obj, k string) {
 }
 
 func readMain(l *loader, o *obj, k string) {
-	if s := o.nonEmptyStr(k); s != "" {
+	s := o.nonEmptyStr(k)
+	if strings.HasSuffix(s, ".py") {
+		l.r.errorf(o.at(k), "not supported by dwk: %q is a Python worker; dwk runs JavaScript and TypeScript", s)
+		return
+	}
+	if s != "" {
 		l.p.Main = l.abs(s)
 	}
 }
