@@ -139,6 +139,9 @@ func TestLoadErrors(t *testing.T) {
 		{"environment not an object", "wrangler.json", `{"name": "w", "main": "i.js", "env": {"staging": true}}`, "", []string{
 			`wrangler.json: env.staging: must be an object (the environment's keys), got boolean`,
 		}},
+		{"env not an object", "wrangler.json", `{"name": "w", "main": "i.js", "env": 5}`, "", []string{
+			`wrangler.json: env: must be an object of environments, got number`,
+		}},
 		{"keys wrangler v4 removed", "wrangler.toml", minimal + "legacy_env = true\nnode_compat = true\n", "", []string{
 			`wrangler.toml: node_compat: not supported by dwk: wrangler v4 removed it too; add "nodejs_compat" to compatibility_flags instead`,
 			`wrangler.toml: legacy_env: not supported by dwk: wrangler v4 removed it too; remove it: each environment is its own worker named "<name>-<env>"`,
@@ -148,6 +151,30 @@ func TestLoadErrors(t *testing.T) {
 		}},
 		{"migrations_pattern outside migrations_dir", "wrangler.toml", minimal + "[[d1_databases]]\nbinding = \"DB\"\ndatabase_name = \"d\"\nmigrations_pattern = \"sql/*.sql\"\n", "", []string{
 			`wrangler.toml: d1_databases[0].migrations_pattern: must start with migrations_dir followed by /, and migrations_dir must be set, got "sql/*.sql"`,
+		}},
+		{"types", "wrangler.json", `{"name": "w", "main": "i.js", "compatibility_date": "2025-01-15",
+			"minify": "yes", "define": ["X"], "alias": {"a": 1}, "jsx_factory": "",
+			"compatibility_flags": ["ok", 2], "kv_namespaces": {"binding": "KV"},
+			"triggers": [], "vars": {"LIST": [1, {"when": 3}]},
+			"queues": {"consumers": [{"queue": "q", "max_retries": "3"}]},
+			"services": [{"binding": "S", "service": "s", "props": {"n": 1}, "dev": {}}],
+			"r2_buckets": [{"binding": "R", "bucket_name": "files", "preview_bucket_name": "X"}]}`, "", []string{
+			`wrangler.json: compatibility_flags[1]: must be a string, got number`,
+			`wrangler.json: kv_namespaces: must be an array of objects, got object`,
+			`wrangler.json: r2_buckets[0].preview_bucket_name: must be lowercase letters, digits and '-', 3 to 63 characters, starting and ending with a letter or digit, got "X"`,
+			`wrangler.json: queues.consumers[0].max_retries: must be a number, got string`,
+			`wrangler.json: services[0].dev: not supported by dwk: miniflare plugins do not run on dwk`,
+			`wrangler.json: triggers: must be an object, got array`,
+			`wrangler.json: define: must be an object of strings, got array`,
+			`wrangler.json: alias.a: must be a string, got number`,
+			`wrangler.json: jsx_factory: must not be empty: remove the key or give it a value`,
+			`wrangler.json: minify: must be a boolean (true or false), got string`,
+		}},
+		{"an entry that is not an object", "wrangler.toml", minimal + "d1_databases = [\"DB\"]\n", "", []string{
+			`wrangler.toml: d1_databases[0]: must be an object, got string`,
+		}},
+		{"a date inside a var", "wrangler.toml", minimal + "[vars]\nLIST = [1, { when = 2025-01-01 }]\n", "", []string{
+			`wrangler.toml: vars.LIST: is a TOML date (2025-01-01), which wrangler does not accept either: write it as a string, LIST = "2025-01-01"`,
 		}},
 		{"TOML syntax", "wrangler.toml", "name = \"w\"\nmain = \n", "", []string{
 			`wrangler.toml: line 2: expected value but found '\n' instead`,

@@ -156,12 +156,3 @@ func keyByName(name string) (key, bool) {
 	}
 	return key{}, false
 }
-
-// keyNames lists every known key, and "env", for suggestions.
-func keyNames() []string {
-	names := make([]string, 0, len(keys)+1)
-	for _, k := range keys {
-		names = append(names, k.name)
-	}
-	return append(names, "env")
-}

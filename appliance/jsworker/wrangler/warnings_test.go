@@ -112,3 +112,21 @@ func TestNullMaxConcurrency(t *testing.T) {
 		t.Errorf("MaxConcurrency = %d, %d; want 0 (unbounded) and 4", c[0].MaxConcurrency, c[1].MaxConcurrency)
 	}
 }
+
+func TestServices(t *testing.T) {
+	p, err := load(t, "wrangler.jsonc", `{"name": "w", "main": "i.js", "compatibility_date": "2025-01-15",
+		"services": [
+			{"binding": "AUTH", "service": "auth", "entrypoint": "Admin", "props": {"role": "admin", "level": 2}},
+			{"binding": "OLD", "service": "legacy", "environment": "production"},
+		]}`, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Service{
+		{Binding: "AUTH", Service: "auth", Entrypoint: "Admin", Props: map[string]any{"role": "admin", "level": 2.0}},
+		{Binding: "OLD", Service: "legacy", Environment: "production"},
+	}
+	if d := diff(p.Services, want); d != "" {
+		t.Errorf("Services%s", d)
+	}
+}
