@@ -47,7 +47,10 @@
 // its own. An environment the file does not define is an error listing
 // those it does; if the file defines none, wrangler and Load only warn and
 // use the top level under the environment's name. The top level is always
-// checked in full; other environments are not read, as in wrangler.
+// checked in full; other environments are not read, as in wrangler. A key
+// dwk refuses that the top level has and the chosen environment does not
+// inherit (ai, say) is only a warning there: that environment's worker
+// does not get it, so a project can keep an environment for dwk.
 //
 // # Secrets
 //

@@ -9,19 +9,20 @@ import (
 	"strings"
 )
 
-// FileNames are the configuration file names Find looks for, in wrangler's
+// fileNames are the configuration file names Find looks for, in wrangler's
 // order of precedence (findWranglerConfig in wrangler's
 // config-helpers.ts): the first that exists wins.
-var FileNames = []string{"wrangler.json", "wrangler.jsonc", "wrangler.toml"}
+var fileNames = []string{"wrangler.json", "wrangler.jsonc", "wrangler.toml"}
 
-// ErrNotFound is wrapped by Find's error when dir holds none of FileNames.
+// ErrNotFound is wrapped by Find's error when dir holds no wrangler.json,
+// wrangler.jsonc or wrangler.toml.
 var ErrNotFound = errors.New("no wrangler configuration file")
 
 // Find returns the path of the wrangler configuration file in dir. Unlike
 // wrangler, which also searches the parent directories, it looks in dir
 // only: dwk is pointed at a project directory.
 func Find(dir string) (string, error) {
-	for _, name := range FileNames {
+	for _, name := range fileNames {
 		p := filepath.Join(dir, name)
 		info, err := os.Stat(p)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -35,5 +36,5 @@ func Find(dir string) (string, error) {
 		}
 		return p, nil
 	}
-	return "", fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(FileNames, ", "))
+	return "", fmt.Errorf("%w in %s: looked for %s", ErrNotFound, dir, strings.Join(fileNames, ", "))
 }
