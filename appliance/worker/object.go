@@ -18,6 +18,15 @@ type Object interface {
 	Fetch(w http.ResponseWriter, r *http.Request)
 }
 
+// Disposer is implemented by objects that hold something Go's collector
+// cannot free on its own (an instance in a JavaScript isolate, say). The
+// host calls Dispose once it has dropped the instance from memory
+// (hibernation, idle eviction, a lost lease, a drain), after its last
+// event; the instance gets no event afterwards.
+type Disposer interface {
+	Dispose()
+}
+
 // ObjectNamespace is an object namespace binding: one object class, many
 // objects addressed by ObjectID.
 type ObjectNamespace interface {

@@ -317,9 +317,19 @@ func (in *instance) hibernate() {
 		return
 	}
 	in.setDB(nil)
-	in.obj = nil
+	in.dispose()
 	in.asleep.Store(true)
 	in.rt.stats.objectsHibernated.Add(1)
+}
+
+// dispose drops the object from memory, telling it first when it holds
+// what Go's collector cannot free (worker.Disposer). Runs in the turn, or
+// with no event running.
+func (in *instance) dispose() {
+	if d, ok := in.obj.(worker.Disposer); ok {
+		d.Dispose()
+	}
+	in.obj = nil
 }
 
 // construct calls the class constructor and then the callbacks it queued
@@ -426,7 +436,8 @@ func (in *instance) teardown(ctx context.Context, code int, reason string) []*so
 	if in.loaded {
 		rt.stats.instancesStopped.Add(1)
 	}
-	in.loaded, in.obj = false, nil
+	in.dispose()
+	in.loaded = false
 	rt.mu.Lock()
 	if rt.unloading[in.key] == in {
 		delete(rt.unloading, in.key)
