@@ -13,7 +13,7 @@ import (
 var layers = [][]string{
 	{"cli"},
 	{"server"},
-	{"bindings", "refworkers", "central"},
+	{"bindings", "refworkers", "jsworker", "central"},
 	{"fleet"},
 	{"libsql", "process", "config", "worker"},
 }
