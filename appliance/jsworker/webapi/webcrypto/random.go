@@ -1,0 +1,29 @@
+package webcrypto
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+)
+
+// MaxRandomBytes is the most getRandomValues fills at once.
+const MaxRandomBytes = 65536
+
+// randomUUID returns a version 4 UUID (RFC 9562) in its lower-case text
+// form.
+func randomUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	var s [36]byte
+	hex.Encode(s[0:8], b[0:4])
+	s[8] = '-'
+	hex.Encode(s[9:13], b[4:6])
+	s[13] = '-'
+	hex.Encode(s[14:18], b[6:8])
+	s[18] = '-'
+	hex.Encode(s[19:23], b[8:10])
+	s[23] = '-'
+	hex.Encode(s[24:], b[10:])
+	return string(s[:])
+}
