@@ -1,0 +1,64 @@
+package lang
+
+import (
+	"embed"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/dwk/fleet/appliance/jsworker/jsrt"
+)
+
+// Extension fills in the language features goja lacks. It must come right
+// after the core, before every other extension.
+var Extension = jsrt.Extension{Name: "lang", Install: install, JS: prelude()}
+
+//go:embed *.js
+var sources embed.FS
+
+// preludeFiles are the prelude's parts, in the order they run.
+var preludeFiles = []string{
+	"regexp.js",
+}
+
+// prelude joins the parts, each in a block of its own so their top-level
+// names do not collide.
+func prelude() string {
+	var b strings.Builder
+	for _, name := range preludeFiles {
+		src, err := sources.ReadFile(name)
+		if err != nil {
+			panic("lang: missing prelude part " + name)
+		}
+		b.WriteString("// ---- " + name + "\n{\n")
+		b.Write(src)
+		b.WriteString("\n}\n")
+	}
+	return b.String()
+}
+
+// natives are the Go functions of one isolate, on host.lang.
+type natives struct {
+	iso *jsrt.Isolate
+	rt  *goja.Runtime
+}
+
+func install(iso *jsrt.Isolate, host *goja.Object) error {
+	n := &natives{iso: iso, rt: iso.Runtime()}
+	o := n.rt.NewObject()
+	for name, fn := range map[string]func(goja.FunctionCall) goja.Value{
+		"compileRegExp": n.compileRegExp,
+		"matchIndices":  n.matchIndices,
+		"isWellFormed":  n.isWellFormed,
+		"toWellFormed":  n.toWellFormed,
+		"transfer":      n.transfer,
+		"detached":      n.detached,
+		"callSites":     n.callSites,
+	} {
+		if err := o.Set(name, fn); err != nil {
+			return err
+		}
+	}
+	// n.installIntl(o)
+	return host.Set("lang", o)
+}
