@@ -3,9 +3,22 @@ package jsworker
 import (
 	"github.com/dop251/goja"
 
+	"github.com/dwk/fleet/appliance/jsworker/jsbind"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
-// addBindings adds the store bindings of e to env.
+// addBindings adds the store bindings of e to env, by the names the
+// worker's configuration gives them.
 func addBindings(st *isoState, env *goja.Object, e *worker.Env) {
+	iso := st.iso
+	b := st.v.cfg.Bindings
+	for _, name := range b.KV {
+		env.Set(name, jsbind.KV(iso, e.KV(name)))
+	}
+	for _, name := range b.Objects {
+		env.Set(name, jsbind.ObjectNamespace(iso, e.Object(name)))
+	}
+	for _, name := range b.Services {
+		env.Set(name, jsbind.Service(iso, e.Service(name)))
+	}
 }

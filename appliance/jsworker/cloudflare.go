@@ -2,18 +2,29 @@ package jsworker
 
 import (
 	_ "embed"
+	"strings"
 
 	"github.com/dop251/goja"
 
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 )
 
-//go:embed cloudflare.js
-var cloudflareJS string
+var (
+	//go:embed cloudflare.js
+	cloudflareJS string
+	//go:embed websocket.js
+	websocketJS string
+	//go:embed objects.js
+	objectsJS string
+)
 
 // cloudflareExtension is the cloudflare:workers module and the glue the
 // adapter calls handlers through. It runs last.
-var cloudflareExtension = jsrt.Extension{Name: "cloudflare", Install: installCloudflare, JS: cloudflareJS}
+var cloudflareExtension = jsrt.Extension{
+	Name:    "cloudflare",
+	Install: installCloudflare,
+	JS:      strings.Join([]string{cloudflareJS, websocketJS, objectsJS}, "\n"),
+}
 
 func installCloudflare(iso *jsrt.Isolate, host *goja.Object) error {
 	rt := iso.Runtime()
@@ -28,5 +39,7 @@ func installCloudflare(iso *jsrt.Isolate, host *goja.Object) error {
 		return goja.Undefined()
 	})
 	installQueueNatives(rt, cf)
+	installSocketNatives(iso, cf)
+	installObjectNatives(iso, cf)
 	return nil
 }

@@ -1,6 +1,7 @@
 package jsworker
 
 import (
+	"github.com/dwk/fleet/appliance/jsworker/jsbind"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/fetch"
@@ -12,6 +13,7 @@ func extensions(node bool) []jsrt.Extension {
 	exts := []jsrt.Extension{
 		events.Extension,
 		fetch.Extension,
+		jsbind.Extension,
 		cloudflareExtension,
 	}
 	_ = node

@@ -83,6 +83,21 @@ func (st *isoState) load(ctx context.Context) error {
 				return fmt.Errorf("the export %q is not a class", js)
 			}
 			st.classes[js] = c
+			if st.v.classes[js].Methods == nil {
+				info, _ := goja.AssertFunction(internal.Get("objectInfo"))
+				iv, err := info(goja.Undefined(), c)
+				if err != nil {
+					return jsErr(st.iso, err)
+				}
+				var ci classInfo
+				if err := json.Unmarshal([]byte(iv.String()), &ci); err != nil {
+					return fmt.Errorf("read class %s: %w", js, err)
+				}
+				if ci.Methods == nil {
+					ci.Methods = []string{}
+				}
+				st.v.classes[js] = ci
+			}
 		}
 		return nil
 	})

@@ -1,10 +1,382 @@
 package jsworker
 
 import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+
+	"github.com/dwk/fleet/appliance/jsworker/jsbind"
+	"github.com/dwk/fleet/appliance/jsworker/jsrt"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/fetch"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
-// objectClass is the worker.ObjectClass of the exported class js.
+// classInfo is what the prelude's objectInfo reports of a class.
+type classInfo struct {
+	Methods     []string `json:"methods"`
+	Hibernation bool     `json:"hibernation"`
+}
+
+// jsObject is one Durable Object instance of a JavaScript class, as the
+// host's object runtime holds it: every handler runs the instance's method
+// in the isolate the object's id hashes to.
+type jsObject struct {
+	w     *Worker
+	js    string
+	state *worker.State
+	env   *worker.Env
+	v     *version
+	st    *isoState
+	info  classInfo
+
+	// Loop only.
+	inst    *goja.Object
+	sockets map[*worker.WebSocket]*goja.Object
+
+	constructing atomic.Bool
+	// standard holds the sockets accepted with accept(), whose events go
+	// to their listeners: while any is open the object stays awake.
+	standard    sync.Map // *worker.WebSocket → struct{}
+	nstandard   atomic.Int32
+	disposed    atomic.Bool
+}
+
+var (
+	_ worker.Object                  = (*jsObject)(nil)
+	_ worker.Alarmer                 = (*jsObject)(nil)
+	_ worker.RPCObject               = (*jsObject)(nil)
+	_ worker.Hibernatable            = (*jsObject)(nil)
+	_ worker.WebSocketMessageHandler = (*jsObject)(nil)
+	_ worker.WebSocketCloseHandler   = (*jsObject)(nil)
+	_ worker.WebSocketErrorHandler   = (*jsObject)(nil)
+	_ worker.Disposer                = (*jsObject)(nil)
+)
+
+// objectClass is the worker.ObjectClass of the exported class js: it
+// constructs the JavaScript class in the object's isolate.
 func (w *Worker) objectClass(js string) worker.ObjectClass {
-	return nil
+	return func(state *worker.State, env *worker.Env) worker.Object {
+		v := w.acquire()
+		o := &jsObject{w: w, js: js, state: state, env: env, v: v, info: v.classes[js], sockets: map[*worker.WebSocket]*goja.Object{}}
+		raw := state.ID.Bytes()
+		o.st = v.objects.at(binary.BigEndian.Uint64(raw[:8]))
+		if err := o.construct(); err != nil {
+			v.release()
+			panic(err) // the object runtime reports a failed constructor
+		}
+		return o
+	}
+}
+
+// construct runs `new Class(ctx, env)`.
+func (o *jsObject) construct() error {
+	o.constructing.Store(true)
+	defer o.constructing.Store(false)
+	iso := o.st.iso
+	return iso.Do(context.Background(), func(rt *goja.Runtime) error {
+		in := iso.Internal()
+		mk, _ := goja.AssertFunction(in.Get("objectState"))
+		ctx, err := mk(goja.Undefined(), rt.ToValue(o), jsbind.ObjectID(iso, o.state.ID), jsbind.Storage(iso, o.state.Storage))
+		if err != nil {
+			return err
+		}
+		ctor, _ := goja.AssertConstructor(o.st.classes[o.js])
+		inst, err := ctor(nil, ctx, o.st.env(o.env))
+		if err != nil {
+			return fmt.Errorf("the constructor of %s threw: %w", o.js, jsErr(iso, err))
+		}
+		o.inst = inst
+		return nil
+	})
+}
+
+// call runs the instance's method name with the arguments args makes, in
+// an event with ctx, and converts what it settles with.
+func objectCall[T any](o *jsObject, ctx context.Context, name string, args func(rt *goja.Runtime) ([]goja.Value, error), done func(ev *jsrt.Event, rt *goja.Runtime, v goja.Value) (T, error)) (T, *jsrt.Event, error) {
+	iso := o.st.iso
+	ev := iso.NewEvent(ctx)
+	res, err := jsrt.Call(ev, jsrt.CallOptions{}, func(rt *goja.Runtime) (goja.Value, error) {
+		if o.inst == nil {
+			return nil, errors.New("the object was disposed")
+		}
+		a, err := args(rt)
+		if err != nil {
+			return nil, err
+		}
+		callObj, _ := goja.AssertFunction(iso.Internal().Get("callObject"))
+		return callObj(goja.Undefined(), append([]goja.Value{o.inst, rt.ToValue(name)}, a...)...)
+	}, func(rt *goja.Runtime, v goja.Value) (T, error) { return done(ev, rt, v) })
+	return res, ev, err
+}
+
+// Fetch implements worker.Object: the instance's fetch(request).
+func (o *jsObject) Fetch(w http.ResponseWriter, r *http.Request) {
+	out, ev, err := objectCall(o, r.Context(), "fetch", func(rt *goja.Runtime) ([]goja.Value, error) {
+		req, err := fetch.NewRequest(o.st.iso, r)
+		return []goja.Value{req}, err
+	}, func(ev *jsrt.Event, rt *goja.Runtime, v goja.Value) (*fetch.Outgoing, error) {
+		return fetch.ReadResponse(ev, v)
+	})
+	defer ev.End()
+	if err != nil {
+		o.v.fail(w, r, err)
+		return
+	}
+	switch {
+	case out.WebSocket != nil:
+		o.acceptSocket(w, r, ev, out)
+	case out.Passthrough != nil:
+		o.v.write(w, r, ev, out)
+	default:
+		// A body JavaScript streams is read with the input gate open, so
+		// that other events (which may feed the stream) run meanwhile.
+		if err := worker.Await(r.Context(), func() error { return out.WriteTo(w) }); err != nil && r.Context().Err() == nil {
+			o.v.cfg.Logger.Warn("the object's response body was cut short", "object", o.state.ID, "err", err)
+		}
+	}
+}
+
+// Alarm implements worker.Alarmer: the instance's alarm(alarmInfo).
+func (o *jsObject) Alarm(ctx context.Context, info worker.AlarmInfo) error {
+	_, ev, err := objectCall(o, ctx, "alarm", func(rt *goja.Runtime) ([]goja.Value, error) {
+		ai := rt.NewObject()
+		ai.Set("retryCount", info.RetryCount)
+		ai.Set("isRetry", info.IsRetry)
+		return []goja.Value{ai}, nil
+	}, discard)
+	ev.End()
+	return o.logged("alarm", err)
+}
+
+func discard(*jsrt.Event, *goja.Runtime, goja.Value) (struct{}, error) { return struct{}{}, nil }
+
+// logged logs a handler's failure with its stack and returns it.
+func (o *jsObject) logged(handler string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var je *jsrt.Error
+	if errors.As(err, &je) {
+		o.v.cfg.Logger.Error("Uncaught "+firstLine(je.Error()), "object", o.state.ID, "handler", handler, "stack", je.Stack)
+	}
+	return err
+}
+
+// Methods implements worker.RPCObject: the class's methods, called with
+// JavaScript RPC (or worker.Call from Go).
+func (o *jsObject) Methods() worker.Methods {
+	ms := make(worker.Methods, len(o.info.Methods))
+	for _, name := range o.info.Methods {
+		ms[name] = o.method(name)
+	}
+	return ms
+}
+
+// method calls the instance's method name with the payload's arguments
+// and returns its serialized result; an exception becomes an RPCError
+// whose code names its class.
+func (o *jsObject) method(name string) worker.Method {
+	return func(ctx context.Context, arg []byte) ([]byte, error) {
+		iso := o.st.iso
+		out, ev, err := objectCall(o, ctx, name, func(rt *goja.Runtime) ([]goja.Value, error) {
+			return rpcArgs(iso, arg)
+		}, func(ev *jsrt.Event, rt *goja.Runtime, v goja.Value) ([]byte, error) {
+			return rpcResult(iso, v)
+		})
+		ev.End()
+		return out, rpcError(o.logged(name, err))
+	}
+}
+
+// Hibernatable implements worker.Hibernatable: a class with WebSocket
+// handlers whose sockets were all accepted with ctx.acceptWebSocket.
+func (o *jsObject) Hibernatable() bool { return o.info.Hibernation && o.nstandard.Load() == 0 }
+
+// Dispose implements worker.Disposer: the instance leaves its isolate.
+func (o *jsObject) Dispose() {
+	if !o.disposed.CompareAndSwap(false, true) {
+		return
+	}
+	o.st.iso.Do(context.Background(), func(*goja.Runtime) error {
+		o.inst = nil
+		o.sockets = nil
+		return nil
+	})
+	o.v.release()
+}
+
+// acceptSocket accepts the WebSocket an object's fetch returned, with the
+// tags given to ctx.acceptWebSocket, through the host's object runtime.
+func (o *jsObject) acceptSocket(w http.ResponseWriter, r *http.Request, ev *jsrt.Event, out *fetch.Outgoing) {
+	iso := o.st.iso
+	type found struct {
+		server *goja.Object
+		mode   string
+		tags   []string
+	}
+	f, err := jsrt.Call(ev, jsrt.CallOptions{MayWaitForever: true}, func(rt *goja.Runtime) (goja.Value, error) {
+		get, _ := goja.AssertFunction(iso.Internal().Get("wsServer"))
+		return get(goja.Undefined(), out.WebSocket)
+	}, func(rt *goja.Runtime, val goja.Value) (found, error) {
+		a := val.ToObject(rt)
+		var f found
+		f.server = a.Get("0").ToObject(rt)
+		f.mode = a.Get("1").String()
+		rt.ExportTo(a.Get("2"), &f.tags)
+		return f, nil
+	})
+	if err == nil && f.mode == "" {
+		err = errors.New("return a WebSocket response only after ctx.acceptWebSocket(server) or server.accept()")
+	}
+	if err != nil {
+		o.v.fail(w, r, err)
+		return
+	}
+	ws, err := o.state.AcceptWebSocket(w, r, f.tags...)
+	if err != nil {
+		o.v.cfg.Logger.Warn("accept a WebSocket", "object", o.state.ID, "err", err)
+		return
+	}
+	h := &wsHandle{ws: ws, log: o.v.cfg.Logger}
+	if f.mode == "accept" {
+		o.standard.Store(ws, struct{}{})
+		o.nstandard.Add(1)
+	}
+	ev.Post(func(rt *goja.Runtime) {
+		attach, _ := goja.AssertFunction(iso.Internal().Get("wsAttach"))
+		attach(goja.Undefined(), f.server, rt.ToValue(h))
+		if o.sockets != nil {
+			o.sockets[ws] = f.server
+		}
+	})
+}
+
+// socket is the WebSocket object of ws in this instance, made for a
+// socket accepted before the object hibernated. Call it on the loop.
+func (o *jsObject) socket(rt *goja.Runtime, ws *worker.WebSocket) *goja.Object {
+	if s, ok := o.sockets[ws]; ok {
+		return s
+	}
+	wrap, _ := goja.AssertFunction(o.st.iso.Internal().Get("wsWrap"))
+	tags := ws.Tags()
+	t := make([]any, len(tags))
+	for k, x := range tags {
+		t[k] = x
+	}
+	v, err := wrap(goja.Undefined(), rt.ToValue(&wsHandle{ws: ws, log: o.v.cfg.Logger}), rt.NewArray(t...))
+	if err != nil {
+		panic(err)
+	}
+	s := v.ToObject(rt)
+	if o.sockets != nil {
+		o.sockets[ws] = s
+	}
+	return s
+}
+
+// socketEvent delivers a socket's message, close or error: to the class's
+// handler for a socket accepted with ctx.acceptWebSocket, else to the
+// socket's listeners.
+func (o *jsObject) socketEvent(ctx context.Context, ws *worker.WebSocket, handler, kind string, args func(rt *goja.Runtime) []goja.Value) {
+	iso := o.st.iso
+	ev := iso.NewEvent(ctx)
+	defer ev.End()
+	_, err := jsrt.Call(ev, jsrt.CallOptions{}, func(rt *goja.Runtime) (goja.Value, error) {
+		if o.inst == nil {
+			return goja.Undefined(), nil
+		}
+		s := o.socket(rt, ws)
+		isHib, _ := goja.AssertFunction(iso.Internal().Get("wsIsHibernation"))
+		h, _ := isHib(goja.Undefined(), s)
+		if kind == "close" {
+			closed, _ := goja.AssertFunction(iso.Internal().Get("wsClosed"))
+			closed(goja.Undefined(), s)
+			delete(o.sockets, ws)
+		}
+		if h.ToBoolean() {
+			if f, ok := goja.AssertFunction(o.inst.Get(handler)); ok {
+				return f(o.inst, append([]goja.Value{s}, args(rt)...)...)
+			}
+			return goja.Undefined(), nil
+		}
+		dispatch, _ := goja.AssertFunction(iso.Internal().Get("wsDispatch"))
+		return dispatch(goja.Undefined(), append([]goja.Value{s, rt.ToValue(kind)}, args(rt)...)...)
+	}, func(*goja.Runtime, goja.Value) (struct{}, error) { return struct{}{}, nil })
+	o.logged(handler, err)
+}
+
+// WebSocketMessage implements worker.WebSocketMessageHandler.
+func (o *jsObject) WebSocketMessage(ctx context.Context, ws *worker.WebSocket, messageType int, data []byte) {
+	o.socketEvent(ctx, ws, "webSocketMessage", "message", func(rt *goja.Runtime) []goja.Value {
+		if messageType == worker.TextMessage {
+			return []goja.Value{rt.ToValue(string(data))}
+		}
+		return []goja.Value{o.st.iso.NewArrayBuffer(append([]byte(nil), data...))}
+	})
+}
+
+// WebSocketClose implements worker.WebSocketCloseHandler.
+func (o *jsObject) WebSocketClose(ctx context.Context, ws *worker.WebSocket, code int, reason string) {
+	o.socketEvent(ctx, ws, "webSocketClose", "close", func(rt *goja.Runtime) []goja.Value {
+		return []goja.Value{rt.ToValue(code), rt.ToValue(reason), rt.ToValue(code != 1006)}
+	})
+	if _, ok := o.standard.LoadAndDelete(ws); ok {
+		o.nstandard.Add(-1)
+	}
+}
+
+// WebSocketError implements worker.WebSocketErrorHandler.
+func (o *jsObject) WebSocketError(ctx context.Context, ws *worker.WebSocket, err error) {
+	o.socketEvent(ctx, ws, "webSocketError", "error", func(rt *goja.Runtime) []goja.Value {
+		return []goja.Value{o.st.iso.ErrorValue(err)}
+	})
+}
+
+// rpcArgs decodes a method call's payload into its arguments.
+func rpcArgs(iso *jsrt.Isolate, payload []byte) ([]goja.Value, error) {
+	rt := iso.Runtime()
+	un, _ := goja.AssertFunction(iso.Internal().Get("rpcUnargs"))
+	text := string(payload)
+	if len(payload) == 0 {
+		text = "null"
+	}
+	v, err := un(goja.Undefined(), rt.ToValue(text))
+	if err != nil {
+		return nil, err
+	}
+	var args []goja.Value
+	if err := rt.ExportTo(v, &args); err != nil {
+		return nil, err
+	}
+	return args, nil
+}
+
+// rpcResult serializes a method's result.
+func rpcResult(iso *jsrt.Isolate, v goja.Value) ([]byte, error) {
+	ser, _ := goja.AssertFunction(iso.Internal().Get("serialize"))
+	s, err := ser(goja.Undefined(), v)
+	if err != nil {
+		return nil, err
+	}
+	return []byte(s.String()), nil
+}
+
+// rpcError turns a JavaScript exception into the RPCError its caller
+// rethrows as an error of the same class.
+func rpcError(err error) error {
+	var je *jsrt.Error
+	if errors.As(err, &je) {
+		name := je.Name
+		if name == "" {
+			name = "Error"
+		}
+		return &worker.RPCError{Code: jsbind.RPCErrorCode(name), Message: je.Message}
+	}
+	return err
 }

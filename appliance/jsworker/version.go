@@ -11,6 +11,7 @@ import (
 type version struct {
 	cfg     Config
 	info    entryInfo
+	classes map[string]classInfo // by JS class name, read when loaded
 	pool    *pool // stateless events
 	objects *pool // Durable Objects; nil when the worker defines none
 
@@ -20,7 +21,7 @@ type version struct {
 }
 
 func newVersion(cfg Config) (*version, error) {
-	v := &version{cfg: cfg}
+	v := &version{cfg: cfg, classes: map[string]classInfo{}}
 	v.refs.Store(1) // the worker's own reference, dropped when retired
 	p, err := newPool(v, cfg.Isolates, "fetch", true)
 	if err != nil {
