@@ -408,7 +408,7 @@ func (c *classParser) stringDisjunction() (classValue, error) {
 func unionStrings(a, b []string) []string {
 	out := a
 	for _, s := range b {
-		if !containsString(out, s) {
+		if indexOf(out, s) < 0 {
 			out = append(out, s)
 		}
 	}
@@ -418,7 +418,7 @@ func unionStrings(a, b []string) []string {
 func intersectStrings(a, b []string) []string {
 	var out []string
 	for _, s := range a {
-		if containsString(b, s) {
+		if indexOf(b, s) >= 0 {
 			out = append(out, s)
 		}
 	}
@@ -428,18 +428,9 @@ func intersectStrings(a, b []string) []string {
 func minusStrings(a, b []string) []string {
 	var out []string
 	for _, s := range a {
-		if !containsString(b, s) {
+		if indexOf(b, s) < 0 {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

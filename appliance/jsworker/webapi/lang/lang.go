@@ -2,6 +2,7 @@ package lang
 
 import (
 	"embed"
+	"errors"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -41,14 +42,26 @@ func prelude() string {
 type natives struct {
 	iso *jsrt.Isolate
 	rt  *goja.Runtime
+
+	regexp, nativeRegExp *goja.Object  // the RegExp wrapper and goja's own
+	nativeExec           goja.Callable // goja's RegExp.prototype.exec
+	kPattern             *goja.Symbol  // a translated regexp's *pattern
 }
 
 func install(iso *jsrt.Isolate, host *goja.Object) error {
-	n := &natives{iso: iso, rt: iso.Runtime()}
+	n := &natives{iso: iso, rt: iso.Runtime(), kPattern: goja.NewSymbol("dwk.regexp.pattern")}
+	rx := n.rt.Get("RegExp").ToObject(n.rt).Get("prototype").ToObject(n.rt)
+	var ok bool
+	if n.nativeExec, ok = goja.AssertFunction(rx.Get("exec")); !ok {
+		return errors.New("no RegExp.prototype.exec")
+	}
 	o := n.rt.NewObject()
+	o.Set("kPattern", n.kPattern)
 	for name, fn := range map[string]func(goja.FunctionCall) goja.Value{
 		"compileRegExp": n.compileRegExp,
-		"matchIndices":  n.matchIndices,
+		"exec":          n.exec,
+		"regexpSpecies": n.regexpSpecies,
+		"setRegExp":     n.setRegExp,
 		"isWellFormed":  n.isWellFormed,
 		"toWellFormed":  n.toWellFormed,
 		"transfer":      n.transfer,

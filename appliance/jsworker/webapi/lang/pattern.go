@@ -22,6 +22,8 @@ type pattern struct {
 	native      string   // what goja compiles
 	nativeFlags string   // what goja compiles with
 	names       []string // names[i] names group i+1 ("" if unnamed); nil without named groups
+	groupNames  []string // the distinct names, in order
+	groupIndex  [][]int  // the groups of each distinct name
 	hasIndices  bool     // d
 	unicodeSets bool     // v
 	global      bool
@@ -92,8 +94,29 @@ func translate(source, flags string) (*pattern, error) {
 	p.nativeFlags = strings.NewReplacer("d", "", "v", "u").Replace(canon)
 	if t.named {
 		p.names = t.names
+		for i, name := range t.names {
+			if name == "" {
+				continue
+			}
+			k := indexOf(p.groupNames, name)
+			if k < 0 {
+				k = len(p.groupNames)
+				p.groupNames = append(p.groupNames, name)
+				p.groupIndex = append(p.groupIndex, nil)
+			}
+			p.groupIndex[k] = append(p.groupIndex[k], i+1)
+		}
 	}
 	return p, nil
+}
+
+func indexOf(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
 }
 
 // translator walks a pattern twice: once to number and name its groups,

@@ -86,30 +86,14 @@ function entryFor(source, flags) {
   return e;
 }
 
-// prepare completes what compileRegExp returned: the distinct group names
-// with their group numbers, and the own properties of its regexps.
+// prepare completes what compileRegExp returned with the own properties
+// of its regexps.
 function prepare(info, template) {
   info.template = template;
-  info.groupNames = [];
-  info.groupIndex = [];
-  if (info.names !== null) {
-    const seen = new Map();
-    info.names.forEach((name, k) => {
-      if (name === "") return;
-      const at = seen.get(name);
-      if (at === undefined) {
-        seen.set(name, info.groupNames.length);
-        info.groupNames.push(name);
-        info.groupIndex.push(k + 1);
-      } else {
-        const prev = info.groupIndex[at];
-        info.groupIndex[at] = typeof prev === "number" ? [prev, k + 1] : [...prev, k + 1];
-      }
-    });
-  }
   const method = (value) => ({ value, writable: true, configurable: true });
   info.descriptors = {
     [kInfo]: { value: info },
+    [lang.kPattern]: { value: info.handle },
     source: { value: info.source, configurable: true },
     flags: { value: info.flags, configurable: true },
     exec: method(exec),
@@ -155,72 +139,10 @@ function RegExp(pattern, flags) {
 
 // ---- what the regexps that needed a translation do differently
 
-function groupsOf(m, info) {
-  const g = Object.create(null);
-  const names = info.groupNames;
-  const index = info.groupIndex;
-  for (let k = 0; k < names.length; k++) {
-    const i = index[k];
-    if (typeof i === "number") {
-      g[names[k]] = m[i];
-      continue;
-    }
-    let v;
-    for (const j of i) {
-      if (m[j] !== undefined) {
-        v = m[j];
-        break;
-      }
-    }
-    g[names[k]] = v;
-  }
-  return g;
-}
-
-function exec(string) {
-  const info = this[kInfo];
-  if (info === undefined) return nativeExec(this, string);
-  if (info.hasIndices) return execIndices(this, info, String(string));
-  const m = nativeExec(this, string);
-  if (m !== null) m.groups = info.names === null ? undefined : groupsOf(m, info);
-  return m;
-}
-
-// execIndices is exec for the d flag: the match runs in Go, which reports
-// where each group starts and ends.
-function execIndices(re, info, s) {
-  const gy = info.global || info.sticky;
-  let last = 0;
-  if (gy) {
-    last = toLength(re.lastIndex);
-    if (last > s.length) {
-      re.lastIndex = 0;
-      return null;
-    }
-  }
-  const r = lang.matchIndices(info.handle, s, last);
-  if (r === null || (info.sticky && r[0] !== last)) {
-    if (gy) re.lastIndex = 0;
-    return null;
-  }
-  if (gy) re.lastIndex = r[1];
-  const n = r.length >> 1;
-  const m = new Array(n);
-  const indices = new Array(n);
-  for (let k = 0; k < n; k++) {
-    const a = r[2 * k];
-    if (a >= 0) {
-      m[k] = s.slice(a, r[2 * k + 1]);
-      indices[k] = [a, r[2 * k + 1]];
-    }
-  }
-  m.index = r[0];
-  m.input = s;
-  m.groups = info.names === null ? undefined : groupsOf(m, info);
-  indices.groups = info.names === null ? undefined : groupsOf(indices, info);
-  m.indices = indices;
-  return m;
-}
+// exec (in Go) adds .groups and, with the d flag, .indices.
+const exec = lang.exec;
+Object.defineProperty(exec, "name", { value: "exec" });
+Object.defineProperty(exec, "length", { value: 1 });
 
 // viaTemplate runs one of goja's own methods on the regexp's template,
 // carrying lastIndex over, for results that do not involve groups.
@@ -410,12 +332,10 @@ function escape(s) {
 
 // ---- wiring
 Object.defineProperty(RegExp, "prototype", { value: proto, writable: false, enumerable: false, configurable: false });
-Object.defineProperty(RegExp, Symbol.species, {
-  // goja's own split keeps its fast path only when the species is its own
-  // constructor; subclasses get themselves.
-  get() { return this === RegExp ? NativeRegExp : this; },
-  configurable: true,
-});
+// goja's own split keeps its fast path only when the species is its own
+// constructor; subclasses get themselves.
+lang.setRegExp(RegExp, NativeRegExp);
+Object.defineProperty(RegExp, Symbol.species, { get: lang.regexpSpecies, configurable: true });
 Object.defineProperty(RegExp, "escape", { value: escape, writable: true, configurable: true });
 Object.defineProperty(proto, "constructor", { value: RegExp, writable: true, configurable: true });
 for (const [name, key] of [["hasIndices", "hasIndices"], ["unicodeSets", "unicodeSets"]]) {

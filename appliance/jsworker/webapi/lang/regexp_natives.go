@@ -80,28 +80,19 @@ func (n *natives) compileRegExp(c goja.FunctionCall) goja.Value {
 	return o
 }
 
-// matchIndices(handle, string, lastIndex) returns the UTF-16 start and end
-// of the match and of each group (-1 for a group that did not take part),
-// or null.
-func (n *natives) matchIndices(c goja.FunctionCall) goja.Value {
-	p, ok := c.Argument(0).Export().(*pattern)
-	if !ok {
-		panic(n.rt.NewTypeError("matchIndices needs a pattern handle"))
+// regexpSpecies is the getter of RegExp[Symbol.species], in Go because
+// goja's own split reads it on every call: RegExp itself answers goja's
+// constructor (so split keeps its fast path), a subclass itself.
+func (n *natives) regexpSpecies(c goja.FunctionCall) goja.Value {
+	if c.This == n.regexp && n.regexp != nil {
+		return n.nativeRegExp
 	}
-	s, ok := c.Argument(1).(goja.String)
-	if !ok {
-		s, _ = c.Argument(1).ToString().(goja.String)
-	}
-	r, err := p.matchIndices(s, int(c.Argument(2).ToInteger()))
-	if err != nil {
-		n.iso.Throw(jsrt.Errorf("SyntaxError", "Invalid regular expression: /%s/%s: %v", p.source, p.flags, err))
-	}
-	if r == nil {
-		return goja.Null()
-	}
-	items := make([]any, len(r))
-	for i, x := range r {
-		items[i] = x
-	}
-	return n.rt.NewArray(items...)
+	return c.This
+}
+
+// setRegExp(wrapper, native) tells regexpSpecies the two constructors.
+func (n *natives) setRegExp(c goja.FunctionCall) goja.Value {
+	n.regexp, _ = c.Argument(0).(*goja.Object)
+	n.nativeRegExp, _ = c.Argument(1).(*goja.Object)
+	return goja.Undefined()
 }

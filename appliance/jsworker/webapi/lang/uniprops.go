@@ -122,16 +122,20 @@ func idContinue() runeSet {
 // names. Those Go has no table for are derived as UAX #44 defines them;
 // see the package doc for the approximations.
 var binaryProps = map[string]func() runeSet{
-	"Any":                          func() runeSet { return runeSet{{0, maxRune}} },
-	"ASCII":                        func() runeSet { return runeSet{{0, 0x7F}} },
-	"Assigned":                     func() runeSet { return category("Cn").complement() },
-	"ASCII_Hex_Digit":              func() runeSet { return table("ASCII_Hex_Digit") },
-	"Alphabetic":                   func() runeSet { return category("L").union(category("Nl")).union(table("Other_Alphabetic")) },
-	"Bidi_Control":                 func() runeSet { return table("Bidi_Control") },
-	"Case_Ignorable":               caseIgnorable,
-	"Cased":                        func() runeSet { return category("LC").union(table("Other_Uppercase")).union(table("Other_Lowercase")) },
-	"Changes_When_Casefolded":      func() runeSet { return changes(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }).union(changes(unicode.ToLower)) },
-	"Changes_When_Casemapped":      func() runeSet { return changes(unicode.ToLower).union(changes(unicode.ToUpper)).union(changes(unicode.ToTitle)) },
+	"Any":             func() runeSet { return runeSet{{0, maxRune}} },
+	"ASCII":           func() runeSet { return runeSet{{0, 0x7F}} },
+	"Assigned":        func() runeSet { return category("Cn").complement() },
+	"ASCII_Hex_Digit": func() runeSet { return table("ASCII_Hex_Digit") },
+	"Alphabetic":      func() runeSet { return category("L").union(category("Nl")).union(table("Other_Alphabetic")) },
+	"Bidi_Control":    func() runeSet { return table("Bidi_Control") },
+	"Case_Ignorable":  caseIgnorable,
+	"Cased":           func() runeSet { return category("LC").union(table("Other_Uppercase")).union(table("Other_Lowercase")) },
+	"Changes_When_Casefolded": func() runeSet {
+		return changes(func(r rune) rune { return unicode.ToLower(unicode.ToUpper(r)) }).union(changes(unicode.ToLower))
+	},
+	"Changes_When_Casemapped": func() runeSet {
+		return changes(unicode.ToLower).union(changes(unicode.ToUpper)).union(changes(unicode.ToTitle))
+	},
 	"Changes_When_Lowercased":      func() runeSet { return changes(unicode.ToLower) },
 	"Changes_When_Titlecased":      func() runeSet { return changes(unicode.ToTitle) },
 	"Changes_When_Uppercased":      func() runeSet { return changes(unicode.ToUpper) },
