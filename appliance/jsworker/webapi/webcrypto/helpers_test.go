@@ -94,3 +94,14 @@ func mustJSON(t testing.TB, v any) string {
 	}
 	return string(b)
 }
+
+// evalString runs body, which must return a string, and returns it.
+func evalString(t testing.TB, iso *jsrt.Isolate, body string) string {
+	t.Helper()
+	got := jsrttest.MustEval(t, iso, body)
+	var s string
+	if err := json.Unmarshal([]byte(got), &s); err != nil {
+		t.Fatalf("the body returned %s, not a string", got)
+	}
+	return s
+}
