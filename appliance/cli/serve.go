@@ -10,23 +10,37 @@ import (
 	"syscall"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/jsworker/wrangler"
 	"github.com/dwk/fleet/appliance/server"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	path := fs.String("config", "", "path to dwk.json (default: local mode with the reference workers)")
+	path := fs.String("config", "", "path to dwk.json, or to a Workers project's wrangler.toml, wrangler.json or wrangler.jsonc (default: the wrangler file in this directory, else local mode with the reference workers)")
 	dataDir := fs.String("data-dir", "", "local-mode data directory (overrides storage.data_dir)")
 	listen := fs.String("listen", "", "public listen address host:port (overrides listen.public)")
+	env := fs.String("env", "", "the wrangler environment of a Workers project (wrangler's --env)")
+	watch := fs.Bool("watch", false, "rebuild a Workers project and swap it in when its sources change")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: dwk serve [--config dwk.json] [--data-dir DIR] [--listen HOST:PORT]")
+		fmt.Fprintln(stderr, "Usage: dwk serve [--config dwk.json|wrangler.toml] [--env NAME] [--watch] [--data-dir DIR] [--listen HOST:PORT]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	c, err := loadConfig(*path)
+	if *path == "" {
+		if found, err := wrangler.Find("."); err == nil {
+			*path = found
+			fmt.Fprintf(stdout, "dwk serve: using %s\n", found)
+		}
+	}
+	// Until the config says how to log, log as its default does.
+	log := newLogger(config.Log{}, stderr)
+	slog.SetDefault(log)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	c, projects, err := loadConfigWith(ctx, *path, loadOptions{env: *env, start: true, log: log, buildLog: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, "dwk serve:", err)
 		return 1
@@ -37,12 +51,19 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if *listen != "" {
 		c.Listen.Public = *listen
 	}
-	log := newLogger(c.Log, stderr)
+	log = newLogger(c.Log, stderr)
 	// Components that default to slog.Default log through this logger too
 	// (the embedded Caddy redirects the standard log package at init).
 	slog.SetDefault(log)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
-	defer stop()
+	if *watch {
+		if len(projects) == 0 {
+			fmt.Fprintln(stderr, "dwk serve: --watch needs a Workers project (a wrangler file)")
+			return 2
+		}
+		for _, p := range projects {
+			go watchProject(ctx, p, log)
+		}
+	}
 	srv := server.New(c, server.Options{Logger: log, OnReady: func(r server.Ready) {
 		// Tests and scripts wait for these lines to learn the bound addresses.
 		if r.Admin != nil {

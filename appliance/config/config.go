@@ -185,10 +185,23 @@ type S3 struct {
 	PathStyle bool `json:"path_style,omitempty"`
 }
 
-// Worker is one application, registered in the binary under Name.
+// Worker is one application: a Go worker registered in the binary under
+// Name, or a Workers project in JavaScript or TypeScript (Project).
 type Worker struct {
-	// Name of a worker registered with worker.RegisterWorker.
-	Name string `json:"name"`
+	// Name of a worker registered with worker.RegisterWorker. For a
+	// Project it defaults to the wrangler file's name.
+	Name string `json:"name,omitempty"`
+	// Project is a Workers project this worker runs: the path of its
+	// wrangler file (wrangler.toml, wrangler.json or wrangler.jsonc) or
+	// of the directory holding it, relative to this file. The project's
+	// name, bindings, crons and queue consumers come from the wrangler
+	// file, its bindings naming the fleet's stores (see
+	// docs/workers-projects.md); bindings given here replace those of the
+	// same name. Default: none (a Go worker).
+	Project string `json:"project,omitempty"`
+	// Env is the wrangler environment of Project, as wrangler's --env
+	// picks it. Default: the top level.
+	Env string `json:"env,omitempty"`
 	// Routes are URL path prefixes this worker serves ("/" for everything).
 	// The longest matching prefix across workers wins. Default: "/<name>/".
 	Routes []string `json:"routes,omitempty"`

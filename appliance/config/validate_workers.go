@@ -16,9 +16,12 @@ func (c *Config) validateWorkers(reg Registry, ps *Problems) {
 		p := fmt.Sprintf("workers[%d]", i)
 		switch {
 		case w.Name == "":
-			ps.add(p+".name", "is required")
+			ps.add(p+".name", "is required (or give project, whose wrangler file names the worker)")
 		case reg != nil && !reg.HasWorker(w.Name):
 			ps.add(p+".name", "no worker %q is built into this binary", w.Name)
+		}
+		if w.Env != "" && w.Project == "" {
+			ps.add(p+".env", "picks an environment of a project's wrangler file; set project too")
 		}
 		if j, dup := seenWorker[w.Name]; dup && w.Name != "" {
 			ps.add(p+".name", "worker %q is already configured at workers[%d]", w.Name, j)

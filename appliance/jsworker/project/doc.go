@@ -1,0 +1,18 @@
+// Package project loads a Workers project for dwk: its wrangler file read
+// for one environment, its code bundled and compiled, and from them the
+// worker entry of dwk.json (bindings onto the fleet's stores by name,
+// crons, queue consumers) and the JavaScript worker that serves it.
+//
+// # Names
+//
+// A binding's store is named as wrangler names it: a D1 database by
+// database_name, an R2 bucket by bucket_name, a queue by its queue name, a
+// KV namespace by its id (or, without one, by its binding). dwk store
+// names are 1 to 63 characters of a-z, 0-9, '_' and '-': a wrangler name
+// outside that set is lower-cased and its other characters become '-';
+// two bindings whose names meet that way are refused.
+//
+// A Durable Object class registers as "<worker>.<class>" (jsworker.
+// ClassName), under the name the class was first created with: a class
+// renamed by a migration keeps its objects.
+package project
