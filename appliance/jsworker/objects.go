@@ -42,9 +42,9 @@ type jsObject struct {
 	constructing atomic.Bool
 	// standard holds the sockets accepted with accept(), whose events go
 	// to their listeners: while any is open the object stays awake.
-	standard    sync.Map // *worker.WebSocket → struct{}
-	nstandard   atomic.Int32
-	disposed    atomic.Bool
+	standard  sync.Map // *worker.WebSocket → struct{}
+	nstandard atomic.Int32
+	disposed  atomic.Bool
 }
 
 var (

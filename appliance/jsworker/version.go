@@ -12,8 +12,8 @@ type version struct {
 	cfg     Config
 	info    entryInfo
 	classes map[string]classInfo // by JS class name, read when loaded
-	pool    *pool // stateless events
-	objects *pool // Durable Objects; nil when the worker defines none
+	pool    *pool                // stateless events
+	objects *pool                // Durable Objects; nil when the worker defines none
 
 	refs    atomic.Int64
 	retired atomic.Bool
