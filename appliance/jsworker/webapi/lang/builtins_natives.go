@@ -1,6 +1,9 @@
 package lang
 
 import (
+	"math"
+	"math/big"
+
 	"github.com/dop251/goja"
 
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
@@ -121,4 +124,44 @@ func (n *natives) callSites(c goja.FunctionCall) goja.Value {
 		items = append(items, o)
 	}
 	return n.rt.NewArray(items...)
+}
+
+// sumPrecise(numbers) is Math.sumPrecise on an array of numbers: the sum
+// computed exactly (a double's range fits in 2,200 bits) and rounded once.
+func (n *natives) sumPrecise(c goja.FunctionCall) goja.Value {
+	var xs []float64
+	if err := n.rt.ExportTo(c.Argument(0), &xs); err != nil {
+		n.iso.Throw(jsrt.Errorf("TypeError", "Math.sumPrecise: %v", err))
+	}
+	allNegZero := true
+	posInf, negInf := false, false
+	sum := new(big.Float).SetPrec(2300)
+	for _, x := range xs {
+		switch {
+		case x != x:
+			return n.rt.ToValue(math.NaN())
+		case math.IsInf(x, 1):
+			posInf = true
+		case math.IsInf(x, -1):
+			negInf = true
+		}
+		if x != 0 || !math.Signbit(x) {
+			allNegZero = false
+		}
+		if !posInf && !negInf {
+			sum.Add(sum, big.NewFloat(x))
+		}
+	}
+	switch {
+	case posInf && negInf:
+		return n.rt.ToValue(math.NaN())
+	case posInf:
+		return n.rt.ToValue(math.Inf(1))
+	case negInf:
+		return n.rt.ToValue(math.Inf(-1))
+	case allNegZero:
+		return n.rt.ToValue(math.Copysign(0, -1))
+	}
+	f, _ := sum.Float64()
+	return n.rt.ToValue(f)
 }

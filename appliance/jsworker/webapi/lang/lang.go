@@ -20,6 +20,7 @@ var sources embed.FS
 // preludeFiles are the prelude's parts, in the order they run.
 var preludeFiles = []string{
 	"regexp.js",
+	"builtins.js",
 }
 
 // prelude joins the parts, each in a block of its own so their top-level
@@ -67,6 +68,7 @@ func install(iso *jsrt.Isolate, host *goja.Object) error {
 		"transfer":      n.transfer,
 		"detached":      n.detached,
 		"callSites":     n.callSites,
+		"sumPrecise":    n.sumPrecise,
 	} {
 		if err := o.Set(name, fn); err != nil {
 			return err
