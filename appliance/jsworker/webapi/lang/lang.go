@@ -21,6 +21,7 @@ var sources embed.FS
 var preludeFiles = []string{
 	"regexp.js",
 	"builtins.js",
+	"iterator.js",
 }
 
 // prelude joins the parts, each in a block of its own so their top-level
