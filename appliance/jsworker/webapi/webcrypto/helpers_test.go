@@ -29,7 +29,8 @@ internal.defineGlobal("DOMException", DOMException);
 `}
 
 // testHelpers are globals the tests' JavaScript uses: F (the Node.js
-// fixtures), hex and toHex, utf8 (ASCII only), b64url, and errorOf, which
+// fixtures), hex and toHex, utf8 (ASCII only), b64url and toB64url, and
+// errorOf, which
 // awaits a promise and returns the name of its rejection (prefixed with
 // "wrong class: " when the error is not a DOMException or TypeError of
 // that name).
@@ -48,6 +49,14 @@ global.b64url = (s) => {
   const out = []; let acc = 0, bits = 0;
   for (const c of s) { acc = (acc << 6) | abc.indexOf(c); bits += 6; if (bits >= 8) { bits -= 8; out.push((acc >> bits) & 0xff); } }
   return new Uint8Array(out);
+};
+global.toB64url = (buf) => {
+  const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const b = buf instanceof ArrayBuffer ? new Uint8Array(buf) : buf;
+  let out = "", acc = 0, bits = 0;
+  for (const x of b) { acc = (acc << 8) | x; bits += 8; while (bits >= 6) { bits -= 6; out += abc[(acc >> bits) & 63]; } }
+  if (bits > 0) out += abc[(acc << (6 - bits)) & 63];
+  return out;
 };
 global.errorOf = async (p) => {
   try { await p; } catch (e) {

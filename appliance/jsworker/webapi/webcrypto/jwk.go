@@ -13,7 +13,7 @@ import (
 // On import an absent member is the zero value (nil for Use, KeyOps and
 // Ext); on export KeyOps and Ext are always set.
 type jwk struct {
-	KeyOps []string        `json:"key_ops,omitempty"`
+	KeyOps []string        `json:"key_ops"`
 	Ext    *bool           `json:"ext,omitempty"`
 	Kty    string          `json:"kty"`
 	Use    *string         `json:"use,omitempty"`
