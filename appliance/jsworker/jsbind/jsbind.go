@@ -19,13 +19,15 @@ var (
 	objectsJS string
 	//go:embed storage.js
 	storageJS string
+	//go:embed d1.js
+	d1JS string
 )
 
 // Extension installs the binding classes. It runs after fetch.
 var Extension = jsrt.Extension{
 	Name:    "bindings",
 	Install: install,
-	JS:      strings.Join([]string{kvJS, objectsJS, storageJS}, "\n"),
+	JS:      strings.Join([]string{kvJS, objectsJS, storageJS, d1JS}, "\n"),
 }
 
 func install(iso *jsrt.Isolate, host *goja.Object) error {
@@ -34,6 +36,7 @@ func install(iso *jsrt.Isolate, host *goja.Object) error {
 	installKV(iso, b)
 	installObjects(iso, b)
 	installStorage(iso, b)
+	installD1(iso, b)
 	return nil
 }
 

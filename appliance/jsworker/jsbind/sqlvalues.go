@@ -74,16 +74,140 @@ func sqlValue(iso *jsrt.Isolate, v any) any {
 
 // sqlRows is rows as an array of arrays.
 func sqlRows(iso *jsrt.Isolate, rows [][]any) goja.Value {
+	return rowsOf(iso, rows, sqlValue)
+}
+
+// rowsOf is rows as an array of arrays of what value makes of each value.
+func rowsOf(iso *jsrt.Isolate, rows [][]any, value func(*jsrt.Isolate, any) any) goja.Value {
 	rt := iso.Runtime()
 	out := make([]any, len(rows))
 	for k, r := range rows {
 		vals := make([]any, len(r))
 		for j, x := range r {
-			vals[j] = sqlValue(iso, x)
+			vals[j] = value(iso, x)
 		}
 		out[k] = rt.NewArray(vals...)
 	}
 	return rt.NewArray(out...)
+}
+
+// d1Arg is sqlArg as D1's bind() takes values: a BigInt is refused (D1
+// does not take them yet), so is undefined, and an array of byte values
+// (numbers 0 to 255) is a BLOB, as a buffer is. Errors carry the text of
+// Cloudflare's D1_TYPE_ERROR.
+func d1Arg(iso *jsrt.Isolate, v goja.Value) (any, error) {
+	refuse := func() (any, error) {
+		return nil, jsrt.Errorf("Error", "Type '%s' not supported for value '%s'", jsTypeOf(v), jsString(v))
+	}
+	if v == nil || goja.IsUndefined(v) {
+		return refuse()
+	}
+	if _, ok := v.Export().(*big.Int); ok {
+		return refuse()
+	}
+	if o, ok := v.(*goja.Object); ok {
+		if b, ok := iso.Bytes(o); ok {
+			return append([]byte(nil), b...), nil
+		}
+		if b, ok := byteArray(o); ok {
+			return b, nil
+		}
+		return refuse()
+	}
+	a, err := sqlArg(iso, v)
+	if err != nil {
+		return refuse()
+	}
+	return a, nil
+}
+
+// byteArray is the bytes of a JavaScript array whose elements are all
+// integers from 0 to 255.
+func byteArray(o *goja.Object) ([]byte, bool) {
+	if o.ClassName() != "Array" {
+		return nil, false
+	}
+	elems, ok := o.Export().([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]byte, len(elems))
+	for k, e := range elems {
+		var n float64
+		switch x := e.(type) {
+		case int64:
+			n = float64(x)
+		case float64:
+			n = x
+		default:
+			return nil, false
+		}
+		if n < 0 || n > 255 || n != math.Trunc(n) {
+			return nil, false
+		}
+		out[k] = byte(n)
+	}
+	return out, true
+}
+
+// d1Value is a D1 result value in JavaScript, as D1 returns it: numbers,
+// strings, null, and a BLOB as an array of byte values (Cloudflare's
+// results travel as JSON, which has no binary type).
+func d1Value(iso *jsrt.Isolate, v any) any {
+	if b, ok := v.([]byte); ok {
+		out := make([]any, len(b))
+		for k, c := range b {
+			out[k] = int64(c)
+		}
+		return iso.Runtime().NewArray(out...)
+	}
+	return v
+}
+
+// jsTypeOf is JavaScript's typeof v.
+func jsTypeOf(v goja.Value) string {
+	switch {
+	case v == nil || goja.IsUndefined(v):
+		return "undefined"
+	case goja.IsNull(v):
+		return "object"
+	}
+	if o, ok := v.(*goja.Object); ok {
+		if _, ok := goja.AssertFunction(o); ok {
+			return "function"
+		}
+		return "object"
+	}
+	switch v.Export().(type) {
+	case bool:
+		return "boolean"
+	case int64, float64:
+		return "number"
+	case string:
+		return "string"
+	case *big.Int:
+		return "bigint"
+	}
+	if _, ok := v.(*goja.Symbol); ok {
+		return "symbol"
+	}
+	return "object"
+}
+
+// jsString is String(v), or a placeholder where String would throw.
+func jsString(v goja.Value) (s string) {
+	if v == nil {
+		return "undefined"
+	}
+	if sym, ok := v.(*goja.Symbol); ok {
+		return sym.String()
+	}
+	defer func() {
+		if recover() != nil {
+			s = "[value]"
+		}
+	}()
+	return v.String()
 }
 
 func typeOf(v goja.Value) string {
