@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha3"
 	"crypto/sha512"
+	"crypto/subtle"
 	"encoding"
 	"fmt"
 	"hash"
@@ -119,10 +120,24 @@ func installHash(iso *jsrt.Isolate, n *goja.Object) {
 		}
 		return goja.Undefined()
 	})
+	// hashDigest(handle, encoding) ends the hash: its digest as a string
+	// in encoding, or without one as an ArrayBuffer.
 	n.Set("hashDigest", func(c goja.FunctionCall) goja.Value {
 		s := state(c.Argument(0))
 		s.done = true
-		return iso.NewArrayBuffer(s.h.Sum(nil))
+		sum := s.h.Sum(nil)
+		if enc := c.Argument(1); !goja.IsUndefined(enc) {
+			return decodeBytes(rt, sum, enc.String())
+		}
+		return iso.NewArrayBuffer(sum)
+	})
+	n.Set("timingSafeEqual", func(c goja.FunctionCall) goja.Value {
+		a, ok1 := iso.Bytes(c.Argument(0))
+		b, ok2 := iso.Bytes(c.Argument(1))
+		if !ok1 || !ok2 {
+			iso.Throw(jsrt.Errorf("TypeError", "timingSafeEqual takes two ArrayBuffers, Buffers, TypedArrays or DataViews"))
+		}
+		return rt.ToValue(subtle.ConstantTimeCompare(a, b) == 1)
 	})
 	n.Set("hashCopy", func(c goja.FunctionCall) goja.Value {
 		s := state(c.Argument(0))

@@ -68,6 +68,8 @@ func install(iso *jsrt.Isolate, host *goja.Object) error {
 		installRandom,
 		installKDF,
 		installCipher,
+		installKeys,
+		installSign,
 	} {
 		add(iso, n)
 	}
