@@ -1,0 +1,42 @@
+package wasm
+
+import (
+	_ "embed"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/dwk/fleet/appliance/jsworker/jsrt"
+)
+
+//go:embed wasm.js
+var preludeJS string
+
+// Options configure the extension.
+type Options struct {
+	// CPULimit is the CPU time an event may use (the isolates'
+	// jsrt.Config.CPULimit): a call into WebAssembly is stopped when its
+	// event would pass it (see the package doc). Default:
+	// jsrt.DefaultCPULimit.
+	CPULimit time.Duration
+}
+
+// Extension is the WebAssembly namespace for isolates whose CPU limit is
+// jsrt.DefaultCPULimit; New makes it for another limit.
+var Extension = New(Options{})
+
+// New returns the extension with options o.
+func New(o Options) jsrt.Extension {
+	limit := o.CPULimit
+	if limit <= 0 {
+		limit = jsrt.DefaultCPULimit
+	}
+	return jsrt.Extension{
+		Name: "wasm",
+		Install: func(iso *jsrt.Isolate, host *goja.Object) error {
+			s := newState(iso, limit)
+			return host.Set("wasm", s.natives())
+		},
+		JS: preludeJS,
+	}
+}

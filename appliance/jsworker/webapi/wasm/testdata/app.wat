@@ -1,0 +1,20 @@
+;; Links to lib.wat's exports and to a JavaScript function, all in one
+;; namespace.
+(module
+  (type $unary (func (param i32) (result i32)))
+  (import "lib" "double" (func $double (param i32) (result i32)))
+  (import "lib" "mem" (memory 1))
+  (import "lib" "counter" (global $counter (mut i32)))
+  (import "lib" "fns" (table 2 funcref))
+  (import "lib" "plusOne" (func $plusOne (param i32) (result i32)))
+  (func (export "quad") (param i32) (result i32)
+    (call $double (call $double (local.get 0))))
+  (func (export "first") (result i32)
+    (i32.load8_u (i32.const 0)))
+  (func (export "bump") (result i32)
+    (global.set $counter (i32.add (global.get $counter) (i32.const 1)))
+    (global.get $counter))
+  (func (export "viaTable") (param i32) (result i32)
+    (call_indirect (type $unary) (local.get 0) (i32.const 0)))
+  (func (export "plusTwo") (param i32) (result i32)
+    (call $plusOne (call $plusOne (local.get 0)))))
