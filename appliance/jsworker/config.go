@@ -35,6 +35,10 @@ type Config struct {
 	// CPULimit bounds the CPU time of one event. Default:
 	// jsrt.DefaultCPULimit (30s).
 	CPULimit time.Duration
+	// MemoryLimit bounds how much one event's JavaScript may grow the
+	// heap; past it the isolate restarts. Default:
+	// jsrt.DefaultMemoryLimit (128 MiB).
+	MemoryLimit int64
 	// Logger receives the worker's console output and errors, with the
 	// worker's name. Default: slog.Default().
 	Logger *slog.Logger

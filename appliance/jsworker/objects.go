@@ -35,6 +35,8 @@ type jsObject struct {
 	st    *isoState
 	info  classInfo
 
+	mu sync.Mutex // guards st against an isolate restart
+
 	// Loop only.
 	inst    *goja.Object
 	sockets map[*worker.WebSocket]*goja.Object
@@ -63,9 +65,8 @@ var (
 func (w *Worker) objectClass(js string) worker.ObjectClass {
 	return func(state *worker.State, env *worker.Env) worker.Object {
 		v := w.acquire()
-		o := &jsObject{w: w, js: js, state: state, env: env, v: v, info: v.classes[js], sockets: map[*worker.WebSocket]*goja.Object{}}
-		raw := state.ID.Bytes()
-		o.st = v.objects.at(binary.BigEndian.Uint64(raw[:8]))
+		o := &jsObject{w: w, js: js, state: state, env: env, v: v, info: v.classes[js]}
+		o.st = v.objects.at(o.key())
 		if err := o.construct(); err != nil {
 			v.release()
 			panic(err) // the object runtime reports a failed constructor
@@ -74,12 +75,33 @@ func (w *Worker) objectClass(js string) worker.ObjectClass {
 	}
 }
 
+// key places the object in one of its worker's object isolates.
+func (o *jsObject) key() uint64 {
+	raw := o.state.ID.Bytes()
+	return binary.BigEndian.Uint64(raw[:8])
+}
+
+// isolate is the object's isolate state. When its isolate restarted
+// (past its memory limit) the object is constructed again in the fresh
+// one, its memory lost as after an eviction; its storage is where it was.
+func (o *jsObject) isolate() (*isoState, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.st.iso.Closed() {
+		return o.st, nil
+	}
+	o.st = o.v.objects.at(o.key())
+	o.v.cfg.Logger.Warn("object constructed again after its isolate restarted", "object", o.state.ID)
+	return o.st, o.construct()
+}
+
 // construct runs `new Class(ctx, env)`.
 func (o *jsObject) construct() error {
 	o.constructing.Store(true)
 	defer o.constructing.Store(false)
 	iso := o.st.iso
 	return iso.Do(context.Background(), func(rt *goja.Runtime) error {
+		o.sockets = map[*worker.WebSocket]*goja.Object{}
 		in := iso.Internal()
 		mk, _ := goja.AssertFunction(in.Get("objectState"))
 		ctx, err := mk(goja.Undefined(), rt.ToValue(o), jsbind.ObjectID(iso, o.state.ID), jsbind.Storage(iso, o.state.Storage))
@@ -99,7 +121,13 @@ func (o *jsObject) construct() error {
 // call runs the instance's method name with the arguments args makes, in
 // an event with ctx, and converts what it settles with.
 func objectCall[T any](o *jsObject, ctx context.Context, name string, args func(rt *goja.Runtime) ([]goja.Value, error), done func(ev *jsrt.Event, rt *goja.Runtime, v goja.Value) (T, error)) (T, *jsrt.Event, error) {
-	iso := o.st.iso
+	st, err := o.isolate()
+	if err != nil {
+		var zero T
+		ev := st.iso.NewEvent(ctx)
+		return zero, ev, err
+	}
+	iso := st.iso
 	ev := iso.NewEvent(ctx)
 	res, err := jsrt.Call(ev, jsrt.CallOptions{}, func(rt *goja.Runtime) (goja.Value, error) {
 		if o.inst == nil {

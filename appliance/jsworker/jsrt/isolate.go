@@ -47,7 +47,16 @@ type Config struct {
 	// DetectHangs fails events whose promise can never settle (ErrHung).
 	// Isolates whose events wait for one another (objects) leave it off.
 	DetectHangs bool
+	// MemoryLimit bounds how much one job may grow the live heap. Past it
+	// the job is interrupted, every event of the isolate fails with
+	// ErrMemoryLimit and the isolate closes, so that its owner starts a
+	// fresh one. Default: DefaultMemoryLimit.
+	MemoryLimit int64
 }
+
+// DefaultMemoryLimit is Config.MemoryLimit's default: Cloudflare's limit
+// of an isolate's memory.
+const DefaultMemoryLimit = 128 << 20
 
 // Isolate is one goja runtime and the loop goroutine that runs all of its
 // JavaScript. Its methods are safe for concurrent use unless they say
@@ -70,6 +79,7 @@ type Isolate struct {
 	// The running job, read by the watchdog under sliceMu.
 	sliceMu    sync.Mutex
 	sliceStart time.Time
+	sliceHeap  uint64 // live heap when the slice started
 	sliceEvent *Event
 	interrupt  error // set by the watchdog when it interrupted the slice
 
@@ -98,6 +108,9 @@ type job struct {
 func New(cfg Config) (*Isolate, error) {
 	if cfg.CPULimit <= 0 {
 		cfg.CPULimit = DefaultCPULimit
+	}
+	if cfg.MemoryLimit <= 0 {
+		cfg.MemoryLimit = DefaultMemoryLimit
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -255,8 +268,9 @@ func (i *Isolate) run(j job) {
 	}
 	i.base, i.cur = j.fr, j.fr
 	start := time.Now()
+	heap := liveHeap()
 	i.sliceMu.Lock()
-	i.sliceStart, i.sliceEvent = start, ev
+	i.sliceStart, i.sliceEvent, i.sliceHeap = start, ev, heap
 	i.sliceMu.Unlock()
 	j.fn()
 	i.sliceMu.Lock()
@@ -269,10 +283,26 @@ func (i *Isolate) run(j job) {
 	ev.cpu.Add(int64(time.Since(start)))
 	i.base, i.cur = nil, nil
 	i.flushRejections()
-	if intr != nil {
+	switch {
+	case intr == ErrMemoryLimit:
+		// The isolate's heap may hold what the job grew: drop it all.
+		i.log.Error("isolate restarted: a job grew the heap past the memory limit", "isolate", i.cfg.Name, "limit", i.cfg.MemoryLimit)
+		for w := range i.waiting {
+			i.fail(w.ev, intr)
+		}
+		i.close(intr)
+	case intr != nil:
 		i.log.Error("event interrupted", "isolate", i.cfg.Name, "err", intr, "cpu", time.Duration(ev.cpu.Load()))
 		i.fail(ev, intr)
 	}
+}
+
+// Closed reports whether the isolate was closed (by Close, or because it
+// ran past its memory limit).
+func (i *Isolate) Closed() bool {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.closed
 }
 
 // idle runs when the queue is empty: with DetectHangs, events that wait

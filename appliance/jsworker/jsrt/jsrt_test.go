@@ -193,3 +193,27 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	return l.w.Write(p)
 }
+
+func TestMemoryLimitRestartsTheIsolate(t *testing.T) {
+	iso, err := jsrt.New(jsrt.Config{Name: "mem", MemoryLimit: 32 << 20, Logger: jsrttest.Logger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer iso.Close()
+	start := time.Now()
+	_, err = jsrttest.Eval(iso, "const keep = []; for (;;) keep.push(new Array(4096).fill(1))")
+	if !errors.Is(err, jsrt.ErrMemoryLimit) {
+		t.Fatalf("unbounded growth: got %v, want ErrMemoryLimit", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the limit took %v to act", d)
+	}
+	select {
+	case <-iso.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the isolate did not close")
+	}
+	if !iso.Closed() {
+		t.Error("Closed() is false after a memory restart")
+	}
+}

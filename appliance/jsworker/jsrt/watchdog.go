@@ -1,6 +1,7 @@
 package jsrt
 
 import (
+	"runtime/metrics"
 	"sync"
 	"time"
 )
@@ -74,5 +75,21 @@ func (i *Isolate) checkSlice(now time.Time) {
 	if used > i.cfg.CPULimit {
 		i.interrupt = ErrCPULimit
 		i.rt.Interrupt(errInterrupted)
+		return
 	}
+	if h := liveHeap(); h > i.sliceHeap && int64(h-i.sliceHeap) > i.cfg.MemoryLimit {
+		i.interrupt = ErrMemoryLimit
+		i.rt.Interrupt(errInterrupted)
+	}
+}
+
+// liveHeap is the heap the last garbage collection found live: what a job
+// grew it by is what the job kept.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
