@@ -9,6 +9,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
 )
 
 // nodeFixtures is what testdata/node-fixtures.mjs made with Node.js's Web
@@ -16,17 +17,6 @@ import (
 //
 //go:embed testdata/node.json
 var nodeFixtures string
-
-// domExceptionStandIn defines a minimal DOMException until the events
-// extension, which defines the real one, is in the tree.
-var domExceptionStandIn = jsrt.Extension{Name: "domexception-stand-in", JS: `
-class DOMException extends Error {
-  #name;
-  constructor(message = "", name = "Error") { super(message); this.#name = String(name); }
-  get name() { return this.#name; }
-}
-internal.defineGlobal("DOMException", DOMException);
-`}
 
 // testHelpers are globals the tests' JavaScript uses: F (the Node.js
 // fixtures), hex and toHex, utf8 (ASCII only), b64url and toB64url, and
@@ -68,10 +58,11 @@ global.errorOf = async (p) => {
 `,
 }
 
-// newIsolate is an isolate with the extension and what its tests need.
+// newIsolate is an isolate with the extension, the events extension for
+// DOMException, and the tests' helpers.
 func newIsolate(t testing.TB) *jsrt.Isolate {
 	t.Helper()
-	return jsrttest.New(t, domExceptionStandIn, testHelpers, Extension)
+	return jsrttest.New(t, events.Extension, testHelpers, Extension)
 }
 
 // evalCase is one JavaScript body and the JSON it must return.
