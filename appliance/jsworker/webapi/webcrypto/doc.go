@@ -12,11 +12,15 @@
 // OperationError, SyntaxError) and TypeErrors. The Go natives hold the key
 // material and do the cryptography with Go's standard library: a CryptoKey
 // keeps an opaque handle to its Go key in a private field, so private bytes
-// reach JavaScript only through exportKey of an extractable key.
+// reach JavaScript only through exportKey of an extractable key. As in
+// workerd, a CryptoKey's type, extractable, algorithm and usages are its own
+// enumerable read-only properties (JSON.stringify and console.log show
+// them); the operations check a private copy.
 //
 // Every subtle method runs its cryptography synchronously on the loop and
 // returns a settled promise, as workerd does, so the time counts against the
-// event's CPU limit; only RSA key generation runs off the loop.
+// event's CPU limit. Only RSA key generation runs off the loop, on a
+// goroutine of its own, and does not count.
 //
 // # Algorithms
 //

@@ -50,38 +50,32 @@ const token = Symbol("webcrypto");
 let keyInternals;
 
 // CryptoKey holds a key's type, extractability, algorithm and usages, and
-// the handle of its Go key material. JavaScript cannot construct one.
+// the handle of its Go key material. JavaScript cannot construct one. As in
+// workerd, the four attributes are the instance's own enumerable, read-only
+// properties (so JSON.stringify and console.log show them); the operations
+// check a private copy, which changing them cannot reach.
 class CryptoKey {
-  #k; // { handle, type, name, extractable, algorithm, usages, shownUsages }
-  constructor(t, k) {
+  #k; // { handle, type, name, extractable, usages }
+  constructor(t, k, algorithm) {
     if (t !== token) throw new TypeError("Illegal constructor");
     this.#k = k;
+    Object.defineProperties(this, {
+      type: { value: k.type, enumerable: true },
+      extractable: { value: k.extractable, enumerable: true },
+      algorithm: { value: algorithm, enumerable: true },
+      usages: { value: k.usages.slice(), enumerable: true },
+    });
   }
-  get type() { return this.#k.type; }
-  get extractable() { return this.#k.extractable; }
-  get algorithm() { return this.#k.algorithm; }
-  get usages() { return this.#k.shownUsages; }
   static {
     keyInternals = (v) => (v !== null && typeof v === "object" && #k in v ? v.#k : undefined);
   }
-}
-for (const name of ["type", "extractable", "algorithm", "usages"]) {
-  Object.defineProperty(CryptoKey.prototype, name, { enumerable: true });
 }
 Object.defineProperty(CryptoKey.prototype, Symbol.toStringTag, { value: "CryptoKey", configurable: true });
 
 // makeKey makes a CryptoKey from what a native returned ({handle, type,
 // algorithm}).
 function makeKey(r, extractable, usages) {
-  return new CryptoKey(token, {
-    handle: r.handle,
-    type: r.type,
-    name: r.algorithm.name,
-    extractable,
-    algorithm: r.algorithm,
-    usages,
-    shownUsages: usages.slice(),
-  });
+  return new CryptoKey(token, { handle: r.handle, type: r.type, name: r.algorithm.name, extractable, usages }, r.algorithm);
 }
 
 // keyArg returns the internals of a CryptoKey argument.
