@@ -122,6 +122,7 @@ type inflateCore struct {
 	format   string
 	in       chan []byte   // chunks; a nil chunk or a closed channel is the end
 	idle     chan struct{} // the goroutine waits for input or has finished
+	exited   chan struct{} // closed when the goroutine has returned
 	stop     sync.Once
 	cur      []byte // input not yet consumed
 	out      []byte // output not yet taken
@@ -130,7 +131,7 @@ type inflateCore struct {
 }
 
 func newInflater(format string) *inflater {
-	c := &inflateCore{format: format, in: make(chan []byte), idle: make(chan struct{}, 1)}
+	c := &inflateCore{format: format, in: make(chan []byte), idle: make(chan struct{}, 1), exited: make(chan struct{})}
 	f := &inflater{core: c}
 	runtime.AddCleanup(f, func(c *inflateCore) { c.stop.Do(func() { close(c.in) }) }, c)
 	return f
@@ -198,6 +199,7 @@ func (f *inflater) close() {
 
 // run decompresses until the compressed data or the input ends.
 func (c *inflateCore) run() {
+	defer close(c.exited)
 	defer func() { c.idle <- struct{}{} }()
 	var r io.Reader
 	var err error

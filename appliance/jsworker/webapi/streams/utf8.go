@@ -6,7 +6,7 @@ import (
 )
 
 // errInvalidUTF8 is what a fatal decoder fails with.
-var errInvalidUTF8 = errors.New("The encoded data was not valid.")
+var errInvalidUTF8 = errors.New("The encoded data was not valid for encoding utf-8")
 
 // utf8Decoder is the Encoding standard's UTF-8 decoder: invalid input
 // becomes U+FFFD, one for each maximal invalid subsequence (or an error

@@ -36,12 +36,19 @@ class Pipe {
     const { source, dest, signal } = this;
     source.disturbed = true;
     if (signal !== undefined) {
-      this.abortAlgorithm = () => this.abort();
       if (signal.aborted) {
         this.abort();
         return;
       }
-      signal.addEventListener("abort", this.abortAlgorithm);
+      // An abort algorithm of the signal (it runs before the abort
+      // event's listeners) when the events extension offers them.
+      const algo = () => this.abort();
+      if (internal.onAbort) {
+        this.abortAlgorithm = internal.onAbort(signal, algo);
+      } else {
+        signal.addEventListener("abort", algo);
+        this.abortAlgorithm = () => signal.removeEventListener("abort", algo);
+      }
     }
     // Errors must be propagated forward, closing forward, errors
     // backward, closing backward.
@@ -157,7 +164,7 @@ class Pipe {
   finalize(isError, error) {
     releaseWriter(this.writer);
     releaseReader(this.reader);
-    if (this.signal !== undefined) this.signal.removeEventListener("abort", this.abortAlgorithm);
+    if (this.abortAlgorithm !== undefined) this.abortAlgorithm();
     if (isError) this.done.reject(error);
     else this.done.resolve(undefined);
   }

@@ -247,6 +247,7 @@ function domException(message, name) {
 // events extension, looks like one).
 function isAbortSignal(v) {
   if (v === null || typeof v !== "object") return false;
+  if (internal.isAbortSignal) return internal.isAbortSignal(v);
   const S = global.AbortSignal;
   if (typeof S === "function") return v instanceof S;
   return "aborted" in v && typeof v.addEventListener === "function";

@@ -330,16 +330,14 @@ class WC {
     if (this.aborted) return;
     this.aborted = true;
     this.abortReason = reason;
-    if (this.signal !== undefined) this.signalController.abort(reason);
+    if (this.signal !== undefined) internal.abortSignal(this.signal, reason);
     if (this.onAbort !== undefined) this.onAbort(reason);
   }
   getSignal() {
     if (this.signal === undefined) {
-      const AC = global.AbortController;
-      if (typeof AC !== "function") return undefined;
-      this.signalController = new AC();
-      this.signal = this.signalController.signal;
-      if (this.aborted) this.signalController.abort(this.abortReason);
+      if (!internal.newAbortSignal) return undefined;
+      this.signal = internal.newAbortSignal();
+      if (this.aborted) internal.abortSignal(this.signal, this.abortReason);
     }
     return this.signal;
   }
