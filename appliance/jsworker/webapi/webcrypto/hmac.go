@@ -96,8 +96,3 @@ func (s hmacScheme) verify(p *params, k *key, sig, data []byte) (bool, error) {
 	}
 	return hmac.Equal(mac, sig), nil
 }
-
-// clone returns a copy of b, which JavaScript may change after the call.
-func clone(b []byte) []byte {
-	return append(make([]byte, 0, len(b)), b...)
-}

@@ -27,7 +27,7 @@ type key struct {
 	alg   string // the normalized algorithm name: "HMAC", "AES-GCM", "ECDSA", …
 	typ   keyType
 	hash  string // HMAC and RSA: the hash the key is bound to
-	curve string // ECDSA and ECDH: "P-256", "P-384" or "P-521"
+	curve string // ECDSA and ECDH: "P-256", "P-384" or "P-521"; NODE-ED25519: "NODE-ED25519"
 	bits  int    // HMAC and AES: the key's length in bits
 
 	secret []byte            // secret keys
@@ -91,4 +91,9 @@ func (k *key) setRSA(pub *rsa.PublicKey) {
 	k.pub = pub
 	k.rsaN = pub.N.BitLen()
 	k.rsaE = big.NewInt(int64(pub.E)).Bytes()
+}
+
+// clone returns a copy of b, which JavaScript may change after the call.
+func clone(b []byte) []byte {
+	return append(make([]byte, 0, len(b)), b...)
 }
