@@ -21,4 +21,7 @@ func addBindings(st *isoState, env *goja.Object, e *worker.Env) {
 	for _, name := range b.Services {
 		env.Set(name, jsbind.Service(iso, e.Service(name)))
 	}
+	if a := st.v.cfg.Assets; a != nil && a.Binding != "" {
+		env.Set(a.Binding, jsbind.Service(iso, assetsService{a.Server}))
+	}
 }

@@ -20,6 +20,8 @@ type Config struct {
 	NodeCompat bool
 	// Bindings are the names env shows, by kind.
 	Bindings Bindings
+	// Assets are the worker's static assets; nil for none.
+	Assets *Assets
 	// Classes maps each Durable Object class the bundle exports and
 	// registers to its object class name in dwk (its storage namespace,
 	// see ClassName).

@@ -108,6 +108,17 @@ func (w *Worker) acquire() *version {
 func (w *Worker) Fetch(rw http.ResponseWriter, r *http.Request, env *worker.Env) {
 	v := w.acquire()
 	defer v.release()
+	if v.cfg.Assets.serveAsset(rw, r) {
+		return
+	}
+	if !v.info.Fetch {
+		if v.cfg.Assets != nil {
+			v.cfg.Assets.Server.ServeHTTP(rw, r)
+			return
+		}
+		http.Error(rw, "the worker has no fetch handler", http.StatusNotFound)
+		return
+	}
 	st := v.pool.pick()
 	ev := st.iso.NewEvent(r.Context())
 	inv := newInvocation(ev, r.Context())

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/jsworker"
+	"github.com/dwk/fleet/appliance/jsworker/assets"
 	"github.com/dwk/fleet/appliance/jsworker/bundle"
 	"github.com/dwk/fleet/appliance/jsworker/wrangler"
 )
@@ -81,6 +82,13 @@ func Load(ctx context.Context, path string, opts Options) (*Project, error) {
 	}
 	p.Bundle = b
 	p.JS.Script = s
+	if a := w.Assets; a != nil {
+		srv, err := assets.New(assets.Config{Dir: a.Directory, HTMLHandling: a.HTMLHandling, NotFoundHandling: a.NotFoundHandling})
+		if err != nil {
+			return nil, fmt.Errorf("%s: assets: %w", w.ConfigPath, err)
+		}
+		p.JS.Assets = &jsworker.Assets{Server: srv, Binding: a.Binding, WorkerFirst: a.RunWorkerFirst, WorkerFirstRoutes: a.RunWorkerFirstRoutes}
+	}
 	p.JS.Logger = opts.Logger
 	p.JS.CPULimit = opts.CPULimit
 	p.JS.Isolates = opts.Isolates
