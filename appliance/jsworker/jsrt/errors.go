@@ -76,6 +76,11 @@ func (i *Isolate) ErrorValue(err error) goja.Value {
 	}
 	var te *TypedError
 	if errors.As(err, &te) {
+		if te.DOM || !isErrorClass(te.Name) {
+			if v, ok := i.newDOMException(te.Name, te.Message); ok {
+				return v
+			}
+		}
 		return i.newError(te.Name, te.Message)
 	}
 	return i.newError("Error", err.Error())
@@ -100,10 +105,43 @@ func (i *Isolate) newError(name, message string) goja.Value {
 
 // TypedError is a Go error that reaches JavaScript as an error of a given
 // class: TypeError, RangeError, or a DOMException name such as
-// "NotFoundError" when the prelude defines one.
+// "NotFoundError" (once the events extension defined DOMException).
 type TypedError struct {
 	Name    string
 	Message string
+	// DOM makes it a DOMException even for a name that is also an error
+	// class ("SyntaxError").
+	DOM bool
+}
+
+// DOMError makes a TypedError that reaches JavaScript as a DOMException
+// named name.
+func DOMError(name, format string, args ...any) error {
+	return &TypedError{Name: name, Message: fmt.Sprintf(format, args...), DOM: true}
+}
+
+// isErrorClass reports whether name is one of JavaScript's own error
+// classes.
+func isErrorClass(name string) bool {
+	switch name {
+	case "", "Error", "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError":
+		return true
+	}
+	return false
+}
+
+// newDOMException constructs new DOMException(message, name), if the
+// global exists.
+func (i *Isolate) newDOMException(name, message string) (goja.Value, bool) {
+	ctor, ok := goja.AssertConstructor(i.rt.Get("DOMException"))
+	if !ok {
+		return nil, false
+	}
+	o, err := ctor(nil, i.rt.ToValue(message), i.rt.ToValue(name))
+	if err != nil {
+		return nil, false
+	}
+	return o, true
 }
 
 func (e *TypedError) Error() string { return e.Name + ": " + e.Message }
