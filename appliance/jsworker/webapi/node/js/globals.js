@@ -18,3 +18,13 @@ function lazyGlobal(name, make) {
 lazyGlobal("Buffer", () => shared("buffer").Buffer);
 lazyGlobal("process", () => load("node:process"));
 internal.defineGlobal("global", global);
+
+// util.promisify(setTimeout) and util.promisify(setImmediate) give the
+// timers/promises versions, as in Node.
+const promisifyCustom = Symbol.for("nodejs.util.promisify.custom");
+for (const name of ["setTimeout", "setImmediate"]) {
+  const fn = global[name];
+  if (typeof fn === "function" && Object.isExtensible(fn)) {
+    Object.defineProperty(fn, promisifyCustom, { get: () => shared("timers").promises[name], configurable: true });
+  }
+}
