@@ -212,18 +212,12 @@ var trapMessages = map[string]string{
 
 // trapMessage is the message of the RuntimeError for err.
 func trapMessage(err error) string {
-	msg := err.Error()
+	msg := firstLine(err.Error())
 	if k := strings.Index(msg, "wasm error: "); k >= 0 {
 		msg = msg[k+len("wasm error: "):]
-		if n := strings.IndexByte(msg, '\n'); n >= 0 {
-			msg = msg[:n]
-		}
-		if m, ok := trapMessages[msg]; ok {
-			return m
-		}
 	}
-	if n := strings.IndexByte(msg, '\n'); n >= 0 {
-		msg = msg[:n]
+	if m, ok := trapMessages[msg]; ok {
+		return m
 	}
 	return msg
 }

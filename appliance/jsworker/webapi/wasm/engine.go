@@ -42,7 +42,8 @@ var engine struct {
 	recent [recentSize]*compiled
 	next   int
 
-	// compilations counts the modules compiled, for tests and metrics.
+	// compilations counts the modules compiled (not the generated ones),
+	// for tests and metrics.
 	compilations atomic.Int64
 }
 
@@ -185,7 +186,9 @@ func build(b []byte, generated bool) (*compiled, error) {
 	if !stoppable {
 		src = append([]byte(nil), b...) // wazero keeps parts of what it compiles
 	}
-	engine.compilations.Add(1)
+	if !generated {
+		engine.compilations.Add(1)
+	}
 	mod, err := engine.rt.CompileModule(context.Background(), src)
 	if err != nil {
 		return nil, &CompileError{Msg: err.Error()}

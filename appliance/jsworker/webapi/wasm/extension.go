@@ -21,6 +21,9 @@ type Options struct {
 	CPULimit time.Duration
 }
 
+// installHook, when set (by tests), sees the state of every isolate.
+var installHook func(*jsrt.Isolate, *state)
+
 // Extension is the WebAssembly namespace for isolates whose CPU limit is
 // jsrt.DefaultCPULimit; New makes it for another limit.
 var Extension = New(Options{})
@@ -35,6 +38,9 @@ func New(o Options) jsrt.Extension {
 		Name: "wasm",
 		Install: func(iso *jsrt.Isolate, host *goja.Object) error {
 			s := newState(iso, limit)
+			if installHook != nil {
+				installHook(iso, s)
+			}
 			return host.Set("wasm", s.natives())
 		},
 		JS: preludeJS,

@@ -3,6 +3,7 @@ package wasm
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -73,4 +74,27 @@ func runCases(t *testing.T, iso *jsrt.Isolate, cases []evalCase) {
 			}
 		})
 	}
+}
+
+// runOne evaluates body in iso and returns its JSON.
+func runOne(t *testing.T, iso *jsrt.Isolate, body string) string {
+	t.Helper()
+	return jsrttest.MustEval(t, iso, body)
+}
+
+// states are the states of the tests' isolates.
+var states sync.Map // *jsrt.Isolate → *state
+
+func init() {
+	installHook = func(iso *jsrt.Isolate, s *state) { states.Store(iso, s) }
+}
+
+// stateOf is the extension's state of iso. Read it on the loop (iso.Do).
+func stateOf(t *testing.T, iso *jsrt.Isolate) *state {
+	t.Helper()
+	v, ok := states.Load(iso)
+	if !ok {
+		t.Fatal("no state for the isolate")
+	}
+	return v.(*state)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"weak"
 
 	"github.com/dop251/goja"
@@ -209,6 +210,7 @@ func (s *state) shim(info *moduleInfo, idx []int, links []link) (*modRef, error)
 	resolve := map[string]*modRef{}
 	seen := map[string]bool{}
 	var imps []shimImport
+	wheres := map[string]string{} // "[module.name]" in wazero's errors → the import
 	for _, i := range idx {
 		imp, l := info.imports[i], links[i]
 		if seen[imp.name] {
@@ -221,6 +223,7 @@ func (s *state) shim(info *moduleInfo, idx []int, links []link) (*modRef, error)
 			sources[l.from] = src
 			resolve[src] = l.from
 		}
+		wheres["["+src+"."+l.name+"]"] = fmt.Sprintf("Import #%d %q %q", i, imp.module, imp.name)
 		si := shimImport{module: src, name: l.name, as: imp.name, kind: imp.kind}
 		switch imp.kind {
 		case kindFunc:
@@ -237,9 +240,31 @@ func (s *state) shim(info *moduleInfo, idx []int, links []link) (*modRef, error)
 	}
 	r, err := instantiateGenerated(shimModule(imps), resolve)
 	if err != nil {
-		return nil, linkErrorf("%v", err)
+		return nil, importFailure(err, wheres)
 	}
 	return r, nil
+}
+
+// importFailure is the link error for err, wazero's error for an import
+// ("import func[module.name]: signature mismatch: …"), naming the import
+// as wheres does.
+func importFailure(err error, wheres map[string]string) error {
+	msg := firstLine(err.Error())
+	for k, where := range wheres {
+		if n := strings.Index(msg, k+": "); n >= 0 {
+			return linkErrorf("%s: %s", where, msg[n+len(k)+2:])
+		}
+	}
+	return linkErrorf("%s", msg)
+}
+
+// importWheres are the names of info's imports in wazero's errors.
+func importWheres(info *moduleInfo) map[string]string {
+	m := make(map[string]string, len(info.imports))
+	for i, imp := range info.imports {
+		m["["+imp.module+"."+imp.name+"]"] = fmt.Sprintf("Import #%d %q %q", i, imp.module, imp.name)
+	}
+	return m
 }
 
 // hostFn is one JavaScript function of a host module.

@@ -49,7 +49,7 @@ func (s *state) instantiate(m *module, values []goja.Value) goja.Value {
 	if err != nil {
 		var jt *jsThrow
 		if stopped == nil && !errors.As(err, &jt) && isLinkFailure(err) {
-			s.throwLink(err)
+			s.throwLink(importFailure(err, importWheres(c.info)))
 		}
 		s.throwCallError(err, stopped)
 	}

@@ -11,16 +11,16 @@ import (
 // of every loop iteration (about 90 times slower on a tight loop) and
 // starts a goroutine per call. Instead, the package adds to every module it
 // compiles a mutable i32 global, the stop flag, and at the head of every
-// loop the check
+// loop and of every function the check
 //
 //	global.get $stop  if  unreachable  end
 //
-// (two loads and a branch per iteration: a tight loop runs about half as
-// fast, real code much closer to full speed). Setting the flag from any
-// goroutine makes the running code trap at its next loop iteration; calls
-// cannot recurse forever (the stack overflows), so every runaway ends. The
-// flag is exported under a reserved name, as are the module's externref
-// tables, whose contents the externref collector reads (externref.go).
+// (two loads and a branch: a tight loop runs about half as fast, real code
+// much closer to full speed). Setting the flag from any goroutine makes the
+// running code trap at its next loop iteration or call: every runaway ends,
+// whether it loops, recurses or tail-calls itself. The flag is exported
+// under a reserved name, as are the module's externref tables, whose
+// contents the externref collector reads (externref.go).
 // Reserved names start with a NUL byte and are hidden from JavaScript.
 
 // reservedPrefix starts the names of the exports the package adds.
@@ -154,8 +154,8 @@ func exportSection(b []byte, s *section, extra []exportEntry) *writer {
 	return w
 }
 
-// instrumentCode rewrites the code section s with check after the block
-// type of every loop.
+// instrumentCode rewrites the code section s with check at the start of
+// every function and after the block type of every loop.
 func instrumentCode(b []byte, s section, check []byte) (*writer, error) {
 	r := &reader{b: b[:s.end], off: s.start}
 	w := &writer{b: make([]byte, 0, s.end-s.start+(s.end-s.start)/16)}
@@ -174,8 +174,9 @@ func instrumentCode(b []byte, s section, check []byte) (*writer, error) {
 			fr.u32()
 			fr.valType()
 		}
-		body = body[:0]
-		seg := start
+		body = append(body[:0], b[start:fr.off]...)
+		body = append(body, check...)
+		seg := fr.off
 		for !fr.done() {
 			op := fr.byte()
 			skipImmediates(fr, op)

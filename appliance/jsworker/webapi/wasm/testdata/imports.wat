@@ -4,6 +4,7 @@
   (import "env" "twice" (func $twice (param i64) (result i64)))
   (import "env" "fail" (func $fail))
   (import "env" "pair" (func $pair (result i32 f64)))
+  (export "log" (func $log))
   (func (export "callLog") (param i32)
     (call $log (local.get 0)))
   (func (export "callTwice") (param i64) (result i64)
