@@ -72,7 +72,9 @@ function notCloneable(...classes) {
     cloneHooks.push({ type: C.name, is: (v) => v instanceof C });
   }
 }
-notCloneable(EventTarget, Event, AbortController, TextEncoder, TextDecoder, URL, URLSearchParams, URLPattern);
+for (const name of ["EventTarget", "Event", "AbortController", "TextEncoder", "TextDecoder", "URL", "URLSearchParams", "URLPattern"]) {
+  if (typeof global[name] === "function") notCloneable(global[name]);
+}
 
 // hasBrand reports whether the built-in getter accepts v, that is
 // whether v has the internal slots of its class.

@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,23 +75,13 @@ func TestDOMExceptionLegacyCodes(t *testing.T) {
 	} {
 		body := `const e = new DOMException("m", "` + tc.name + `"); return [e.code, DOMException["` + tc.constant + `"] ?? 0, e["` + tc.constant + `"] ?? 0]`
 		got := jsrttest.MustEval(t, iso, body)
-		want := strings.Repeat(itoa(tc.code)+",", 3)
+		want := strings.Repeat(strconv.Itoa(tc.code)+",", 3)
 		if want = "[" + want[:len(want)-1] + "]"; got != want {
 			t.Errorf("%s: got %s, want %s", tc.name, got, want)
 		}
 	}
 }
 
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	s := ""
-	for ; n > 0; n /= 10 {
-		s = string(rune('0'+n%10)) + s
-	}
-	return s
-}
 
 // A DOMException that escapes reaches Go as a *jsrt.Error with its name.
 func TestDOMExceptionToGo(t *testing.T) {

@@ -4,25 +4,8 @@ const natives = host.url;
 
 // usv converts to a USVString: a string with each lone surrogate replaced
 // by U+FFFD, as WebIDL does for USVString arguments.
-const hasSurrogate = /[\uD800-\uDFFF]/;
-function usv(v) {
-  const s = String(v);
-  if (!hasSurrogate.test(s)) return s;
-  let out = "";
-  for (let k = 0; k < s.length; k++) {
-    const c = s.charCodeAt(k);
-    if (c >= 0xD800 && c <= 0xDBFF && k + 1 < s.length) {
-      const d = s.charCodeAt(k + 1);
-      if (d >= 0xDC00 && d <= 0xDFFF) {
-        out += s[k] + s[k + 1];
-        k++;
-        continue;
-      }
-    }
-    out += c >= 0xD800 && c <= 0xDFFF ? "\uFFFD" : s[k];
-  }
-  return out;
-}
+const usvString = natives.usv;
+const usv = (v) => usvString(typeof v === "string" ? v : String(v));
 
 // parseQuery is the application/x-www-form-urlencoded parser.
 function parseQuery(s) {

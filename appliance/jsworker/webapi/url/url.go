@@ -63,6 +63,11 @@ func install(iso *jsrt.Isolate, host *goja.Object) error {
 			}
 			return componentsValue(components(u))
 		},
+		// usv(string) → the string with lone surrogates replaced by
+		// U+FFFD: the same string when it has none.
+		"usv": func(c goja.FunctionCall) goja.Value {
+			return toUSVString(rt, c.Argument(0))
+		},
 		// parseQuery(string) → [name, value, name, value...].
 		"parseQuery": func(c goja.FunctionCall) goja.Value {
 			pairs := parseQuery(c.Argument(0).String())

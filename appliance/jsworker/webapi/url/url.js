@@ -14,11 +14,10 @@ function invalidURL(input, base) {
   return e;
 }
 
+// parseArgs parses the arguments of new URL(url, base); Go reads the
+// strings as USVStrings (lone surrogates as U+FFFD) by itself.
 function parseArgs(url, base) {
-  const input = usv(url);
-  if (base === undefined) return [input, undefined, natives.parse(input)];
-  const b = usv(base);
-  return [input, b, natives.parse(input, b)];
+  return base === undefined ? natives.parse(String(url)) : natives.parse(String(url), String(base));
 }
 
 class URL {
@@ -31,25 +30,25 @@ class URL {
       return;
     }
     if (arguments.length === 0) throw new TypeError("Failed to construct 'URL': 1 argument required, but only 0 present.");
-    const [input, b, c] = parseArgs(url, base);
-    if (c === null) throw invalidURL(input, b);
+    const c = parseArgs(url, base);
+    if (c === null) throw invalidURL(String(url), base === undefined ? undefined : String(base));
     this.#c = c;
   }
 
   static canParse(url, base = undefined) {
     if (arguments.length === 0) throw new TypeError("Failed to execute 'canParse' on 'URL': 1 argument required, but only 0 present.");
-    return parseArgs(url, base)[2] !== null;
+    return parseArgs(url, base) !== null;
   }
 
   static parse(url, base = undefined) {
     if (arguments.length === 0) throw new TypeError("Failed to execute 'parse' on 'URL': 1 argument required, but only 0 present.");
-    const c = parseArgs(url, base)[2];
+    const c = parseArgs(url, base);
     return c === null ? null : new URL(parsedKey, c);
   }
 
   // #set runs a setter in Go; it ignores values the standard ignores.
   #set(field, value) {
-    const c = natives.set(this.#c[HREF], field, usv(value));
+    const c = natives.set(this.#c[HREF], field, String(value));
     if (c !== null) this.#c = c;
   }
 
@@ -60,7 +59,7 @@ class URL {
 
   get href() { return this.#c[HREF]; }
   set href(value) {
-    const input = usv(value);
+    const input = String(value);
     const c = natives.set("", "href", input);
     if (c === null) throw invalidURL(input);
     this.#c = c;
