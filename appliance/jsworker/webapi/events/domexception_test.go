@@ -82,7 +82,6 @@ func TestDOMExceptionLegacyCodes(t *testing.T) {
 	}
 }
 
-
 // A DOMException that escapes reaches Go as a *jsrt.Error with its name.
 func TestDOMExceptionToGo(t *testing.T) {
 	iso := jsrttest.New(t, events.Extension)
