@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dop251/goja"
+
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
@@ -89,5 +91,24 @@ func TestDOMExceptionToGo(t *testing.T) {
 	var je *jsrt.Error
 	if !errors.As(err, &je) || je.Name != "TimeoutError" || je.Message != "too slow" {
 		t.Errorf("escaped: got %#v, want a *jsrt.Error TimeoutError 'too slow'", err)
+	}
+}
+
+// A native throws a DOMException by name with jsrt.Errorf or
+// jsrt.DOMError.
+func TestDOMExceptionFromGo(t *testing.T) {
+	thrower := jsrt.Extension{Name: "thrower", Install: func(iso *jsrt.Isolate, host *goja.Object) error {
+		return host.Set("fail", func(c goja.FunctionCall) goja.Value {
+			if c.Argument(0).ToBoolean() {
+				iso.Throw(jsrt.DOMError("SyntaxError", "bad selector"))
+			}
+			iso.Throw(jsrt.Errorf("NotSupportedError", "no such thing"))
+			return nil
+		})
+	}, JS: "global.fail = host.fail;"}
+	iso := jsrttest.New(t, events.Extension, thrower)
+	got := jsrttest.MustEval(t, iso, `return [false, true].map(dom => { try { fail(dom) } catch (e) { return [e instanceof DOMException, e.name, e.message, e.code] } })`)
+	if want := `[[true,"NotSupportedError","no such thing",9],[true,"SyntaxError","bad selector",12]]`; got != want {
+		t.Errorf("got %s, want %s", got, want)
 	}
 }

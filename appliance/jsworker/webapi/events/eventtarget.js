@@ -12,7 +12,7 @@ function listenersOf(target, method) {
   return m;
 }
 
-// flattenOptions reads the capture flag of a listener options argument.
+// captureOf reads the capture flag of a listener options argument.
 function captureOf(options) {
   if (typeof options === "boolean") return options;
   if (options !== null && typeof options === "object") return !!options.capture;
