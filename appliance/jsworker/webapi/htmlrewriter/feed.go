@@ -18,17 +18,28 @@ var errNeedMore = errors.New("htmlrewriter: the chunk ended inside a token")
 var errEnded = errors.New("htmlrewriter: the document has ended")
 
 // chunkReader gives the tokenizer one window of input, then io.EOF if it
-// is the document's last or errNeedMore if not.
+// is the document's last or errNeedMore if not. hitEnd records the
+// latter: the tokenizer's Err reports errors with ErrorToken only, but
+// the token it was reading when it hit the end may be a text or comment
+// token that the next chunk continues.
 type chunkReader struct {
-	b     []byte
-	final bool
+	prefix []byte
+	b      []byte
+	final  bool
+	hitEnd bool
 }
 
 func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.prefix) > 0 {
+		n := copy(p, r.prefix)
+		r.prefix = r.prefix[n:]
+		return n, nil
+	}
 	if len(r.b) == 0 {
 		if r.final {
 			return 0, io.EOF
 		}
+		r.hitEnd = true
 		return 0, errNeedMore
 	}
 	n := copy(p, r.b)
@@ -43,10 +54,12 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 // window stays readable through s.window until the next feed.
 //
 // golang.org/x/net/html's tokenizer cannot resume a token it stopped in,
-// so each feed starts a tokenizer at the first unfinished token, in the
-// raw text state it was in. A token the chunk cut off waits whole, except
-// text, which is reported up to the last point where no tag can start
-// (and no UTF-8 sequence is cut), as lol-html reports text as it comes.
+// so each feed starts a tokenizer at the first unfinished token. Inside a
+// raw text element (script, style, textarea…) the new tokenizer first
+// reads a made-up start tag for it, which puts it in the right state. A
+// token the chunk cut off waits whole, except text, which is reported up
+// to the last point where no tag can start (and no UTF-8 sequence is
+// cut), as lol-html reports text as it comes.
 func (s *scanner) feed(chunk []byte, final bool) (consumed int, entries []entry, err error) {
 	if s.ended {
 		return 0, nil, errEnded
@@ -55,8 +68,15 @@ func (s *scanner) feed(chunk []byte, final bool) (consumed int, entries []entry,
 	window = append(append(window, s.tail...), chunk...)
 	s.out, s.arena = s.out[:0], s.arena[:0]
 
-	z := html.NewTokenizerFragment(&chunkReader{b: window, final: final}, s.rawTag)
+	r := &chunkReader{b: window, final: final}
+	if s.rawTag != "" {
+		r.prefix = []byte("<" + s.rawTag + ">")
+	}
+	z := html.NewTokenizer(r)
 	z.AllowCDATA(s.tree.currentNS() != nsHTML)
+	if r.prefix != nil {
+		z.Next() // the made-up start tag
+	}
 	off := 0
 	for {
 		tt := z.Next()
@@ -64,7 +84,7 @@ func (s *scanner) feed(chunk []byte, final bool) (consumed int, entries []entry,
 			break
 		}
 		raw := z.Raw()
-		if z.Err() == errNeedMore {
+		if r.hitEnd {
 			if tt == html.TextToken {
 				if n := s.safeTextLen(raw); n > 0 {
 					s.onText(raw[:n], off, off+n)

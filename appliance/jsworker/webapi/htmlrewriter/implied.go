@@ -75,14 +75,17 @@ func (s *scanner) impliedEnds(name string, at int) {
 	}
 }
 
-// closeAt closes stack[i:] (nothing for i < 0) with an implied end tag
-// at offset at, named after stack[i].
+// closeAt closes stack[i:] (nothing for i < 0) at offset at. Each
+// tracked element gets an implied end tag of its own, innermost first,
+// so that each gets its own end-tag content (a written end tag that
+// closes several elements is one token for all, as in lol-html).
 func (s *scanner) closeAt(i, at int) {
 	if i < 0 {
 		return
 	}
-	name := s.tree.stack[i].name
-	if n := s.tree.popTo(i); n > 0 {
-		s.out = append(s.out, entry{kind: entryEnd, start: at, end: at, name: name, pops: n})
+	s.closed = s.closed[:0]
+	s.tree.popTo(i, &s.closed)
+	for _, name := range s.closed {
+		s.out = append(s.out, entry{kind: entryEnd, start: at, end: at, name: name, pops: 1})
 	}
 }

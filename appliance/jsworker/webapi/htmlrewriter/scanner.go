@@ -64,8 +64,9 @@ type scanner struct {
 	inText   bool  // a text node is open
 	textRegs []int // the registrations that see it
 
-	out   []entry
-	arena []int // the regs of out
+	out    []entry
+	arena  []int    // the regs of out
+	closed []string // scratch for closeAt
 	attrs []rawAttr
 	cur   []uint64
 	names map[string]string
@@ -230,7 +231,7 @@ func (s *scanner) onEndTag(z *html.Tokenizer, raw []byte, start, end int) {
 		s.closeAt(s.tree.foreignRoot(), start)
 	}
 	if i := s.tree.lastOpen(name); i >= 0 {
-		if n := s.tree.popTo(i); n > 0 {
+		if n := s.tree.popTo(i, nil); n > 0 {
 			s.out = append(s.out, entry{kind: entryEnd, start: start, end: end, name: name, pops: n})
 		}
 	}

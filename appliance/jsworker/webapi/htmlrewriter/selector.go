@@ -40,10 +40,10 @@ const (
 	condID condKind = iota
 	condClass
 	condAttrExists
-	condAttr    // [name op value]
-	condNthChild   // :nth-child(an+b), :first-child
-	condNthOfType  // :nth-of-type(an+b), :first-of-type
-	condNot        // :not(list)
+	condAttr      // [name op value]
+	condNthChild  // :nth-child(an+b), :first-child
+	condNthOfType // :nth-of-type(an+b), :first-of-type
+	condNot       // :not(list)
 )
 
 // A cond is one simple selector beyond the type.

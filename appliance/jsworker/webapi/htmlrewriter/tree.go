@@ -111,12 +111,16 @@ func (t *tree) push(name string, childNS namespace, bits []uint64, tracked bool,
 	t.chain = append(t.chain[:n], e.bits)
 }
 
-// popTo closes stack[i:] and returns how many of them were tracked.
-func (t *tree) popTo(i int) (tracked int) {
+// popTo closes stack[i:] and returns how many of them were tracked; if
+// names is not nil, it gets their names, innermost first.
+func (t *tree) popTo(i int, names *[]string) (tracked int) {
 	for j := len(t.stack) - 1; j >= i; j-- {
 		e := &t.stack[j]
 		if e.tracked {
 			tracked++
+			if names != nil {
+				*names = append(*names, e.name)
+			}
 		}
 		for _, r := range e.regs {
 			k := t.prog.regs[r].kinds
