@@ -19,6 +19,15 @@ function shared(name) {
   return sharedMade[name];
 }
 
+// inspectValue is util.inspect without inspect.custom: the runtime's
+// inspect, with top-level strings quoted as Node quotes them.
+function inspectValue(value, options) {
+  if (typeof value !== "string") return internal.inspect(value, options);
+  const quote = !value.includes("'") ? "'" : !value.includes('"') ? '"' : !value.includes("`") ? "`" : "'";
+  const escaped = value.replace(/[\\\n\r\t]/g, (c) => ({ "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t" })[c]);
+  return quote + (quote === "'" ? escaped.replace(/'/g, "\\'") : escaped) + quote;
+}
+
 // ---- errors with Node's codes.
 function codedError(Ctor, code, message) {
   const e = new Ctor(message);
@@ -30,9 +39,9 @@ function describe(value) {
   if (typeof value === "function") return " Received function " + (value.name || "<anonymous>");
   if (typeof value === "object") {
     if (value.constructor && value.constructor.name) return " Received an instance of " + value.constructor.name;
-    return " Received " + internal.inspect(value, { depth: -1 });
+    return " Received " + inspectValue(value, { depth: -1 });
   }
-  let shown = internal.inspect(value);
+  let shown = inspectValue(value);
   if (shown.length > 28) shown = shown.slice(0, 25) + "...";
   return " Received type " + typeof value + " (" + shown + ")";
 }
@@ -41,10 +50,10 @@ function errInvalidArgType(name, expected, value) {
   return codedError(TypeError, "ERR_INVALID_ARG_TYPE", `The "${name}" ${what} must be ${expected}.` + describe(value));
 }
 function errInvalidArgValue(name, value, reason = "is invalid") {
-  return codedError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument '${name}' ${reason}. Received ${internal.inspect(value)}`);
+  return codedError(TypeError, "ERR_INVALID_ARG_VALUE", `The argument '${name}' ${reason}. Received ${inspectValue(value)}`);
 }
 function errOutOfRange(name, range, value) {
-  return codedError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${internal.inspect(value)}`);
+  return codedError(RangeError, "ERR_OUT_OF_RANGE", `The value of "${name}" is out of range. It must be ${range}. Received ${inspectValue(value)}`);
 }
 function abortError(reason) {
   const e = new Error("The operation was aborted", reason !== undefined ? { cause: reason } : undefined);

@@ -64,7 +64,7 @@ sharedValues.events = function makeEvents() {
   function unhandled(er) {
     if (er instanceof Error) return er;
     let shown;
-    try { shown = internal.inspect(er); } catch { shown = String(er); }
+    try { shown = inspectValue(er); } catch { shown = String(er); }
     const err = codedError(Error, "ERR_UNHANDLED_ERROR", `Unhandled error. (${shown})`);
     err.context = er;
     return err;

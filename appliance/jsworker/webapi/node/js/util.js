@@ -23,7 +23,7 @@ sharedValues.inspect = function makeInspect() {
         if (result !== value) return typeof result === "string" ? result : inspect(result, opts);
       }
     }
-    return internal.inspect(value, options);
+    return inspectValue(value, options);
   }
   inspect.custom = customInspect;
   inspect.defaultOptions = defaultOptions;
