@@ -190,7 +190,9 @@ func TestSignAndVerify(t *testing.T) {
 	}
 	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	_, edKey, _ := ed25519.GenerateKey(rand.Reader)
-	pemOf := func(typ string, der []byte) string { return string(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der})) }
+	pemOf := func(typ string, der []byte) string {
+		return string(pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}))
+	}
 	pkcs8 := func(k any) string {
 		der, err := x509.MarshalPKCS8PrivateKey(k)
 		if err != nil {

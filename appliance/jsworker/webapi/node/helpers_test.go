@@ -84,4 +84,3 @@ func mustEvalString(t *testing.T, iso *jsrt.Isolate, body string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
