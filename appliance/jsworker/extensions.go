@@ -3,6 +3,7 @@ package jsworker
 import (
 	"github.com/dwk/fleet/appliance/jsworker/jsbind"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/clone"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/encoding"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/fetch"
@@ -21,6 +22,7 @@ func extensions(node bool) []jsrt.Extension {
 		events.Extension,
 		encoding.Extension,
 		url.Extension,
+		clone.Extension,
 		streams.Extension,
 		webcrypto.Extension,
 		fetch.Extension,

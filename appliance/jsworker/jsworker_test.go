@@ -19,6 +19,11 @@ import (
 // load bundles the project in testdata/dir and loads it.
 func load(t *testing.T, dir string, cfg jsworker.Config) *jsworker.Worker {
 	t.Helper()
+	return loadB(t, dir, cfg)
+}
+
+func loadB(t testing.TB, dir string, cfg jsworker.Config) *jsworker.Worker {
+	t.Helper()
 	abs, _ := filepath.Abs(filepath.Join("testdata", dir))
 	b, err := bundle.Build(context.Background(), bundle.Options{Dir: abs, Entry: "src/index.ts"})
 	if err != nil {

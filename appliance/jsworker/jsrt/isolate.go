@@ -93,6 +93,7 @@ type Isolate struct {
 	rejections []*goja.Promise // rejected with no handler during this job
 	then       goja.Callable   // Promise.prototype.then
 	u8         goja.Constructor
+	locals     map[any]any // extensions' per-isolate values (Local)
 
 	events atomic.Int64 // events in flight, for placement
 }
@@ -340,4 +341,17 @@ func (i *Isolate) fail(ev *Event, err error) {
 		}
 	}
 	i.timers.stopEvent(i, ev)
+}
+
+// Local returns the value an extension kept in the isolate under key
+// (SetLocal), or nil. Call it on the loop.
+func (i *Isolate) Local(key any) any { return i.locals[key] }
+
+// SetLocal keeps v in the isolate under key, for an extension's
+// per-isolate state (cached functions, say). Call it on the loop.
+func (i *Isolate) SetLocal(key, v any) {
+	if i.locals == nil {
+		i.locals = map[any]any{}
+	}
+	i.locals[key] = v
 }

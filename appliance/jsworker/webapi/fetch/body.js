@@ -71,7 +71,7 @@ class Body {
     try { this.#take(); } catch (e) { return Promise.reject(e); }
     switch (this.kind) {
       case STRING: return Promise.resolve(this.value);
-      case BYTES: return Promise.resolve(internal.utf8Decode(this.value));
+      case BYTES: return Promise.resolve(internal.utf8Decode(this.value, true));
       case GO: return fetchHost.readAllText(this.value);
       default: return internal.readAllText(this.value);
     }

@@ -25,3 +25,5 @@ function fetch(input, init = undefined) {
   );
 }
 internal.defineGlobal("fetch", fetch);
+
+if (internal.notCloneable) internal.notCloneable(Headers, Request, Response);

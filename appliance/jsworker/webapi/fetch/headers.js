@@ -129,10 +129,11 @@ class Headers {
     internal.headersFlat = (h) => {
       h.#load();
       const out = [];
-      for (const [name, vs] of h.#m) {
-        if (name === "set-cookie" || vs.length === 1) for (const v of vs) out.push(name, v);
+      h.#m.forEach((vs, name) => {
+        if (vs.length === 1) out.push(name, vs[0]);
+        else if (name === "set-cookie") for (let k = 0; k < vs.length; k++) out.push(name, vs[k]);
         else out.push(name, vs.join(", "));
-      }
+      });
       return out;
     };
     internal.headersHas = (h, name) => { h.#load(); return h.#m.has(name); };

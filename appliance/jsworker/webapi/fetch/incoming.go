@@ -65,11 +65,19 @@ func IncomingOf(iso *jsrt.Isolate, v goja.Value) (*Incoming, bool) {
 	return in, ok
 }
 
-// internalFunc is the function internal[name] of the prelude.
+// funcKey keys the isolate-local cache of the prelude's functions.
+type funcKey string
+
+// internalFunc is the function internal[name] of the prelude, looked up
+// once per isolate.
 func internalFunc(iso *jsrt.Isolate, name string) (goja.Callable, error) {
+	if f, ok := iso.Local(funcKey(name)).(goja.Callable); ok {
+		return f, nil
+	}
 	f, ok := goja.AssertFunction(iso.Internal().Get(name))
 	if !ok {
 		return nil, jsrt.Errorf("Error", "the fetch extension is not installed (no internal.%s)", name)
 	}
+	iso.SetLocal(funcKey(name), f)
 	return f, nil
 }

@@ -1,6 +1,7 @@
 // Request, as the Fetch standard defines it, with Cloudflare's cf
 // property. An incoming request keeps its Go handle: its headers are read
-// on first use and its body streams from Go.
+// on first use and its body streams from Go. Fields a request seldom sets
+// live in one object made on demand, to keep a request cheap.
 const nullBodyMethods = new Set(["GET", "HEAD"]);
 const methods = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH"]);
 const redirectModes = new Set(["follow", "error", "manual"]);
@@ -26,14 +27,11 @@ class Request {
   #url = "";
   #headers = null;
   #body = null;
-  #redirect = "follow";
-  #signal = null;
-  #cf = undefined;
   #handle = null; // the incoming request's Go handle
-  #ctype = null; // a Content-Type implied by the body, added to the headers when they are read
+  #x = null; // { redirect, signal, cf, ctype }: set when any is
 
   constructor(input, init = undefined) {
-    if (input === internal) return; // made by incomingRequest
+    if (input === internal) return; // made by incomingRequest or clone
     if (init !== undefined && init !== null && typeof init !== "object") throw new TypeError("Request: init must be an object");
     init = init || {};
     let from = null;
@@ -41,9 +39,7 @@ class Request {
       from = input;
       this.#url = from.#url;
       this.#method = from.#method;
-      this.#redirect = from.#redirect;
-      this.#signal = from.#signal;
-      this.#cf = from.#cf;
+      if (from.#x !== null) this.#x = { redirect: from.#x.redirect, signal: from.#x.signal, cf: from.#x.cf, ctype: null };
       if (init.headers === undefined) this.#headers = new Headers(from.headers);
     } else {
       this.#url = parseURL(input, "Request");
@@ -51,16 +47,16 @@ class Request {
     if (init.method !== undefined) this.#method = normalizeMethod(init.method);
     if (init.redirect !== undefined) {
       if (!redirectModes.has(init.redirect)) throw new TypeError(`Request: redirect must be "follow", "error" or "manual", not ${JSON.stringify(init.redirect)}`);
-      this.#redirect = init.redirect;
+      this.#extra().redirect = init.redirect;
     }
-    if (init.signal !== undefined) this.#signal = init.signal;
-    if (init.cf !== undefined) this.#cf = init.cf;
+    if (init.signal !== undefined) this.#extra().signal = init.signal;
+    if (init.cf !== undefined) this.#extra().cf = init.cf;
     if (init.headers !== undefined) this.#headers = new Headers(init.headers);
     if (init.body !== undefined && init.body !== null) {
       if (nullBodyMethods.has(this.#method)) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
       const [b, ctype] = internal.Body.extract(init.body);
       this.#body = b;
-      this.#ctype = ctype;
+      if (ctype !== null) this.#extra().ctype = ctype;
     } else if (from !== null && init.body === undefined && from.#body !== null) {
       if (nullBodyMethods.has(this.#method)) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
       if (from.#body.used) throw new TypeError("Cannot construct a Request with a Request whose body has already been used.");
@@ -72,24 +68,34 @@ class Request {
     }
   }
 
+  #extra() {
+    if (this.#x === null) this.#x = { redirect: "follow", signal: null, cf: undefined, ctype: null };
+    return this.#x;
+  }
+
   get method() { return this.#method; }
   get url() { return this.#url; }
   get headers() {
-    if (this.#headers === null) this.#headers = new Headers();
-    if (this.#ctype !== null) {
-      internal.headersSetDefault(this.#headers, "content-type", this.#ctype);
-      this.#ctype = null;
+    if (this.#headers === null) {
+      const h = this.#handle;
+      this.#headers = h !== null ? internal.lazyHeaders(() => fetchHost.headersOf(h), "immutable") : new Headers();
+    }
+    if (this.#x !== null && this.#x.ctype !== null) {
+      internal.headersSetDefault(this.#headers, "content-type", this.#x.ctype);
+      this.#x.ctype = null;
     }
     return this.#headers;
   }
-  get redirect() { return this.#redirect; }
+  get redirect() { return this.#x === null ? "follow" : this.#x.redirect; }
   get signal() {
-    if (this.#signal === null && global.AbortController) this.#signal = new AbortController().signal;
-    return this.#signal;
+    const x = this.#extra();
+    if (x.signal === null && global.AbortController) x.signal = new AbortController().signal;
+    return x.signal;
   }
   get cf() {
-    if (this.#cf === undefined && this.#handle !== null) this.#cf = fetchHost.cfOf(this.#handle);
-    return this.#cf;
+    const x = this.#extra();
+    if (x.cf === undefined && this.#handle !== null) x.cf = fetchHost.cfOf(this.#handle);
+    return x.cf;
   }
   get fetcher() { return null; }
   get integrity() { return ""; }
@@ -108,9 +114,7 @@ class Request {
     r.#method = this.#method;
     r.#url = this.#url;
     r.#headers = new Headers(this.headers);
-    r.#redirect = this.#redirect;
-    r.#signal = this.#signal;
-    r.#cf = this.#cf;
+    if (this.#x !== null) r.#x = { redirect: this.#x.redirect, signal: this.#x.signal, cf: this.#x.cf, ctype: null };
     r.#body = this.#body === null ? null : this.#body.tee();
     return r;
   }
@@ -118,13 +122,12 @@ class Request {
 
   static {
     internal.bodyMixin(Request, (r) => r.#body, (r) => r.headers.get("content-type"));
-    // incomingRequest wraps a request the host received. headers() returns
-    // its flat header list; hasBody says whether a body follows.
+    // incomingRequest wraps a request the host received; hasBody says
+    // whether a body follows.
     internal.incomingRequest = (handle, method, url, hasBody) => {
       const r = new Request(internal);
       r.#method = method;
       r.#url = url;
-      r.#headers = internal.lazyHeaders(() => fetchHost.headersOf(handle), "immutable");
       r.#handle = handle;
       if (hasBody) r.#body = new internal.Body(internal.bodyKinds.GO, handle);
       return r;
@@ -142,7 +145,8 @@ class Request {
         kind = b.kind;
         value = b.value;
       }
-      return [r.#method, r.#url, internal.headersFlat(r.headers), kind, value, r.#handle, r.#redirect, r.#signal];
+      const x = r.#x;
+      return [r.#method, r.#url, internal.headersFlat(r.headers), kind, value, r.#handle, x === null ? "follow" : x.redirect, x === null ? null : x.signal];
     };
     internal.requestHandle = (r) => (r instanceof Request ? r.#handle : null);
   }

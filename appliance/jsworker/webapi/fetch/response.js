@@ -125,7 +125,9 @@ class Response {
         kind = b.kind;
         value = b.value;
       }
-      const flat = r.#headers === null && r.#ctype === null ? [] : internal.headersFlat(r.headers);
+      let flat;
+      if (r.#headers !== null) flat = internal.headersFlat(r.headers);
+      else flat = r.#ctype === null ? [] : ["content-type", r.#ctype];
       return [r.#status, r.#statusText || reasons[r.#status] || "", flat, kind, value, r.#webSocket, r.#passthrough];
     };
     // fetchResponse makes the Response of an outgoing fetch: its body is
