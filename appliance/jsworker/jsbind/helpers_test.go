@@ -10,6 +10,7 @@ import (
 	"github.com/dwk/fleet/appliance/jsworker/jsbind"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/clone"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/encoding"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/fetch"
@@ -21,7 +22,7 @@ import (
 // in the adapter's order.
 func newIsolate(t *testing.T) *jsrt.Isolate {
 	t.Helper()
-	return jsrttest.New(t, events.Extension, encoding.Extension, url.Extension,
+	return jsrttest.New(t, events.Extension, encoding.Extension, url.Extension, clone.Extension,
 		streams.Extension, fetch.Extension, jsbind.Extension)
 }
 

@@ -21,13 +21,17 @@ var (
 	storageJS string
 	//go:embed d1.js
 	d1JS string
+	//go:embed queue.js
+	queueJS string
+	//go:embed r2.js
+	r2JS string
 )
 
 // Extension installs the binding classes. It runs after fetch.
 var Extension = jsrt.Extension{
 	Name:    "bindings",
 	Install: install,
-	JS:      strings.Join([]string{kvJS, objectsJS, storageJS, d1JS}, "\n"),
+	JS:      strings.Join([]string{kvJS, objectsJS, storageJS, d1JS, queueJS, r2JS}, "\n"),
 }
 
 func install(iso *jsrt.Isolate, host *goja.Object) error {
@@ -37,6 +41,8 @@ func install(iso *jsrt.Isolate, host *goja.Object) error {
 	installObjects(iso, b)
 	installStorage(iso, b)
 	installD1(iso, b)
+	installQueue(iso, b)
+	installR2(iso, b)
 	return nil
 }
 
