@@ -294,7 +294,7 @@ func (h *hostBuilder) build(set weak.Pointer[importSet]) (*modRef, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compile the host functions: %w", err)
 	}
-	mod, err := wazeroRuntime().InstantiateModule(ctx, compiled, wazero.NewModuleConfig())
+	mod, err := wazeroRuntime().InstantiateModule(ctx, compiled, wazero.NewModuleConfig().WithRandSource(noRandom{}))
 	if err != nil {
 		compiled.Close(ctx)
 		return nil, fmt.Errorf("instantiate the host functions: %w", err)

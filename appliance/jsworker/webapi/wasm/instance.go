@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 )
 
@@ -43,7 +42,7 @@ func (s *state) instantiate(m *module, values []goja.Value) goja.Value {
 
 	// The start function runs now, and may call JavaScript.
 	s.enter()
-	mod, err := wazeroRuntime().InstantiateModule(ctx, c.mod, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	mod, err := wazeroRuntime().InstantiateModule(ctx, c.mod, instanceConfig)
 	stopped := s.leave()
 	s.syncMemories()
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"sync"
 
-	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 )
@@ -32,7 +31,7 @@ func emptyModule() (api.Module, error) {
 			empty.err = err
 			return
 		}
-		empty.mod, empty.err = wazeroRuntime().InstantiateModule(context.Background(), c.mod, wazero.NewModuleConfig().WithName(""))
+		empty.mod, empty.err = wazeroRuntime().InstantiateModule(context.Background(), c.mod, instanceConfig)
 	})
 	return empty.mod, empty.err
 }

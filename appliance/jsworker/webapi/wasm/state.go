@@ -36,14 +36,18 @@ type state struct {
 	// depth counts the calls into WebAssembly on the loop's stack (a call
 	// that calls JavaScript that calls WebAssembly again counts twice).
 	depth int
-	watch callWatch
+	// watchedCtx is the event context watched for the calls (watch.go),
+	// and unwatch stops watching it.
+	watchedCtx context.Context
+	unwatch    func() bool
 
+	// The outermost call, watched by the watchdog and the context.
 	mu        sync.Mutex
+	armed     bool                     // a call is running
+	armedCtx  context.Context          // its event's context
+	deadline  time.Time                // when it runs out of CPU time
+	stopErr   error                    // why it was stopped
 	stoppable []weak.Pointer[instance] // every live instance with a stop flag
-	stopErr   error                    // why the running call was stopped
-	gen       uint64                   // the outermost call's number
-	armed     bool
-	deadline  time.Time // when the outermost call runs out of CPU time
 
 	// views are the memories whose buffer JavaScript has (memory.go).
 	views []weak.Pointer[memory]
@@ -101,6 +105,19 @@ func instantiateGenerated(b []byte, resolve map[string]*modRef) (*modRef, error)
 // hostSeq names host modules: wazero needs a name for them.
 var hostSeq atomic.Int64
 
+// instanceConfig is how modules are instantiated: anonymous, with no
+// start function but the module's own, and no random source (nothing here
+// offers WASI; wazero would otherwise seed one for every instance).
+var instanceConfig = wazero.NewModuleConfig().WithName("").WithStartFunctions().WithRandSource(noRandom{})
+
+// noRandom is a random source that is never read.
+type noRandom struct{}
+
+func (noRandom) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
 // instantiateCompiled instantiates c with each import module name
 // resolved to a module of resolve, which every import must name.
 func instantiateCompiled(ctx context.Context, c *compiled, resolve map[string]*modRef) (*modRef, error) {
@@ -111,7 +128,7 @@ func instantiateCompiled(ctx context.Context, c *compiled, resolve map[string]*m
 		deps = append(deps, r)
 	}
 	ctx = withResolver(ctx, mods)
-	mod, err := wazeroRuntime().InstantiateModule(ctx, c.mod, wazero.NewModuleConfig().WithName("").WithStartFunctions())
+	mod, err := wazeroRuntime().InstantiateModule(ctx, c.mod, instanceConfig)
 	if err != nil {
 		return nil, err
 	}
@@ -120,13 +137,15 @@ func instantiateCompiled(ctx context.Context, c *compiled, resolve map[string]*m
 
 // newState makes the state of iso.
 func newState(iso *jsrt.Isolate, cpuLimit time.Duration) *state {
-	return &state{
+	s := &state{
 		iso:      iso,
 		rt:       iso.Runtime(),
 		cpuLimit: cpuLimit,
 		fnSym:    goja.NewSymbol("WebAssembly function"),
 		sigIndex: map[string]int{},
 	}
+	watch(s)
+	return s
 }
 
 // addSigs adds the signatures of a module to the candidates.

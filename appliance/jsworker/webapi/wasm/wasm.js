@@ -318,7 +318,7 @@ async function compileStreaming(source) {
 }
 
 async function instantiateStreaming(source, importObject) {
-  const module = await compileStreaming(source);
+  const module = await W.compileAsync(new Uint8Array(await responseBytes(source, "WebAssembly.instantiateStreaming()")));
   return { module, instance: new Instance(module, importObject) };
 }
 
