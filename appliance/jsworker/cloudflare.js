@@ -67,11 +67,66 @@ internal.methodNames = function methodNames(cls, base) {
   return Array.from(out).sort();
 };
 
+// The service-worker syntax: handlers are listeners on the global scope
+// (addEventListener("fetch", ...)), bindings are globals.
+if (internal.initEventTarget) {
+  internal.initEventTarget(global);
+  for (const m of ["addEventListener", "removeEventListener", "dispatchEvent"]) {
+    internal.defineGlobal(m, EventTarget.prototype[m].bind(global));
+  }
+}
+let serviceWorker = false;
+
+class FetchEvent extends Event {
+  #request; #ctx; #response = null;
+  constructor(type, init) {
+    super(type, init);
+    this.#request = init && init.request;
+    this.#ctx = init && init[internalKey];
+  }
+  get request() { return this.#request; }
+  respondWith(r) {
+    if (this.#response !== null) throw new Error("respondWith() was already called");
+    this.#response = Promise.resolve(r);
+  }
+  waitUntil(p) { this.#ctx.waitUntil(p); }
+  passThroughOnException() {}
+  static { internal.fetchEventResponse = (e) => e.#response; }
+}
+class ScheduledEvent extends Event {
+  #ctx;
+  constructor(type, init) {
+    super(type, init);
+    this.scheduledTime = init.scheduledTime;
+    this.cron = init.cron;
+    this.#ctx = init[internalKey];
+  }
+  waitUntil(p) { this.#ctx.waitUntil(p); }
+  noRetry() {}
+}
+const internalKey = Symbol("ctx");
+internal.defineGlobal("FetchEvent", FetchEvent);
+internal.defineGlobal("ScheduledEvent", ScheduledEvent);
+
+// globalBindings puts a service worker's bindings on the global scope.
+internal.globalBindings = (env) => {
+  if (!serviceWorker) return;
+  for (const k of Object.keys(env)) if (!(k in global)) global[k] = env[k];
+};
+
 // loadEntry reads the bundle's exports: what the default export handles.
 internal.loadEntry = function loadEntry(exports) {
-  entryExports = exports;
-  entry = exports.default;
+  entryExports = exports || {};
+  entry = entryExports.default;
   const info = { fetch: false, scheduled: false, queue: false, methods: [] };
+  if ((entry === undefined || entry === null) && internal.listenerCount) {
+    const n = (t) => internal.listenerCount(global, t) > 0;
+    if (n("fetch") || n("scheduled")) {
+      serviceWorker = true;
+      info.fetch = n("fetch");
+      info.scheduled = n("scheduled");
+    }
+  }
   if (entry === undefined || entry === null) return JSON.stringify(info);
   if (isClass(entry)) {
     entryIsClass = true;
@@ -103,10 +158,22 @@ function handler(name, ctx, env) {
 }
 
 internal.runFetch = function runFetch(request, env, ctx) {
+  if (serviceWorker) {
+    const e = new FetchEvent("fetch", { request, [internalKey]: ctx, cancelable: true });
+    global.dispatchEvent(e);
+    const r = internal.fetchEventResponse(e);
+    if (r === null) throw new Error("No fetch listener called respondWith().");
+    return r;
+  }
   const [self, f] = handler("fetch", ctx, env);
   return entryIsClass ? f.call(self, request) : f.call(self, request, env, ctx);
 };
 internal.runEvent = function runEvent(kind, arg, env, ctx) {
+  if (serviceWorker && kind === "scheduled") {
+    const e = new ScheduledEvent("scheduled", { scheduledTime: arg.scheduledTime, cron: arg.cron, [internalKey]: ctx });
+    global.dispatchEvent(e);
+    return undefined;
+  }
   const [self, f] = handler(kind, ctx, env);
   return entryIsClass ? f.call(self, arg) : f.call(self, arg, env, ctx);
 };

@@ -33,6 +33,9 @@ func newEnv(st *isoState, e *worker.Env) goja.Value {
 		}
 	}
 	addBindings(st, env, e)
+	if g, ok := goja.AssertFunction(st.iso.Internal().Get("globalBindings")); ok {
+		g(goja.Undefined(), env)
+	}
 	if imp, ok := st.iso.Internal().Get("importableEnv").(*goja.Object); ok {
 		for _, k := range env.Keys() {
 			imp.Set(k, env.Get(k))

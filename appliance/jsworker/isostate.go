@@ -54,9 +54,10 @@ func (st *isoState) load(ctx context.Context) error {
 		if _, err := rt.RunProgram(st.v.cfg.Script.prg); err != nil {
 			return fmt.Errorf("the worker's script failed while it started: %w", jsErr(st.iso, err))
 		}
-		exports, ok := rt.Get(bundle.GlobalName).(*goja.Object)
-		if !ok {
-			return errors.New("the bundle set no exports")
+		// A service worker exports nothing: its handlers are listeners.
+		exports, _ := rt.Get(bundle.GlobalName).(*goja.Object)
+		if exports == nil {
+			exports = rt.NewObject()
 		}
 		st.exports = exports
 		load, _ := goja.AssertFunction(internal.Get("loadEntry"))

@@ -85,3 +85,13 @@ func TestFetchHandler(t *testing.T) {
 		}
 	}
 }
+
+func TestServiceWorkerSyntax(t *testing.T) {
+	w := load(t, "sw", jsworker.Config{Bindings: jsworker.Bindings{Vars: []string{"GREETING"}}})
+	env := worker.NewEnv("sw", worker.Bindings{Vars: map[string]string{"GREETING": "hi"}})
+	resp := do(t, w, env, "PUT", "http://example.com/x", "")
+	got, _ := io.ReadAll(resp.Body)
+	if want := "hi from a service worker: PUT"; resp.StatusCode != 200 || string(got) != want {
+		t.Errorf("got %d %q, want 200 %q", resp.StatusCode, got, want)
+	}
+}
