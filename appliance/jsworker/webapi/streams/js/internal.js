@@ -100,58 +100,62 @@ function chunkReader(stream) {
 }
 
 // readAll reads the whole stream and gives the chunks to finish (a Go
-// native that concatenates them).
+// native that concatenates them). It reads with a read request of its
+// own: no promise per chunk.
 function readAll(stream, finish) {
-  let cr;
-  try {
-    const s = streamImpl(stream);
-    if (s === undefined) throw new TypeError("A body stream must be a ReadableStream");
-    if (isLocked(s)) throw new TypeError("The body's stream is locked to a reader");
-    cr = new ChunkReader(s);
-  } catch (e) {
-    return Promise.reject(e);
-  }
+  const s = streamImpl(stream);
+  if (s === undefined) return Promise.reject(new TypeError("A body stream must be a ReadableStream"));
+  if (isLocked(s)) return Promise.reject(new TypeError("The body's stream is locked to a reader"));
+  const r = acquireReader(s, false);
   const chunks = [];
   const d = new Deferred();
-  function loop() {
-    for (;;) {
+  let inRead = false;
+  let waiting = false;
+  let ended = false;
+  function end(isError, e) {
+    if (ended) return;
+    ended = true;
+    releaseReader(r);
+    if (isError) {
+      d.reject(e);
+      return;
+    }
+    try {
+      d.resolve(finish(chunks));
+    } catch (err) {
+      d.reject(err);
+    }
+  }
+  const req = {
+    chunk(c) {
+      waiting = false;
       let v;
       try {
-        v = cr.next();
+        v = bodyChunk(c);
       } catch (e) {
-        cr.release();
-        d.reject(e);
-        return;
-      }
-      if (v === null) {
-        cr.release();
-        try {
-          d.resolve(finish(chunks));
-        } catch (e) {
-          d.reject(e);
-        }
-        return;
-      }
-      if (typeof v === "object" && !(v instanceof Uint8Array)) {
-        v.then((c) => {
-          if (c === null) {
-            cr.release();
-            try {
-              d.resolve(finish(chunks));
-            } catch (e) {
-              d.reject(e);
-            }
-            return;
-          }
-          chunks.push(c);
-          loop();
-        }, (e) => {
-          cr.release();
-          d.reject(e);
-        });
+        readableCancel(s, e);
+        end(true, e);
         return;
       }
       chunks.push(v);
+      if (!inRead) loop();
+    },
+    close() {
+      waiting = false;
+      end(false);
+    },
+    error(e) {
+      waiting = false;
+      end(true, e);
+    },
+  };
+  function loop() {
+    while (!ended) {
+      waiting = true;
+      inRead = true;
+      readerRead(r, req);
+      inRead = false;
+      if (waiting) return;
     }
   }
   loop();

@@ -95,7 +95,7 @@ class Pipe {
     while (!this.shuttingDown && !this.reading && !this.readsDone) {
       if (dest.state !== "writable") return;
       if (dest.backpressure) {
-        this.writer.ready.promise().then(this.pumpFn, noop);
+        this.writer.onReady = this.pumpFn;
         return;
       }
       this.reading = true;

@@ -215,6 +215,10 @@ class RController {
     };
     this.pullFailed = (e) => c.error(e);
   }
+  // callPullIfNeeded pulls if the stream wants chunks. A pull that
+  // returns undefined (a source that enqueued at once, or will later) is
+  // done at once rather than a microtask later: the pulls are the same,
+  // one reaction per chunk fewer.
   callPullIfNeeded() {
     if (!this.shouldCallPull()) return;
     if (this.pulling) {
@@ -222,13 +226,25 @@ class RController {
       return;
     }
     this.pulling = true;
-    let p;
-    try {
-      p = thenable(this.pullAlgo());
-    } catch (e) {
-      p = Promise.reject(e);
+    for (;;) {
+      let r;
+      try {
+        r = this.pullAlgo();
+      } catch (e) {
+        Promise.reject(e).then(this.pullDone, this.pullFailed);
+        return;
+      }
+      if (r === PENDING) return;
+      if (r !== undefined) {
+        Promise.resolve(r).then(this.pullDone, this.pullFailed);
+        return;
+      }
+      this.pulling = false;
+      if (!this.pullAgain) return;
+      this.pullAgain = false;
+      if (!this.shouldCallPull()) return;
+      this.pulling = true;
     }
-    p.then(this.pullDone, this.pullFailed);
   }
   // start runs the start algorithm (a throw propagates to the caller, as
   // from the constructor) and pulls once it settles.

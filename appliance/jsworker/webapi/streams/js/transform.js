@@ -5,7 +5,13 @@ class TSI {
     this.readable = undefined; // RS
     this.writable = undefined; // WS
     this.backpressure = undefined;
-    this.bpChange = undefined; // Settled
+    // The spec's [[backpressureChangePromise]] is two waits here, ended
+    // by the next change of backpressure without a promise: a pull of
+    // the readable side, and a write that waits to be transformed.
+    this.pullWaiting = false;
+    this.writeWaiting = false;
+    this.waitingChunk = undefined;
+    this.resume = undefined; // resumes the waiting write, a microtask later
     this.controller = undefined; // TC
   }
 }
@@ -41,8 +47,8 @@ function initTransform(ts, startPromise, wHWM, wSize, rHWM, rSize, transformAlgo
       (reason) => sourceCancel(ts, reason),
       rHWM, rSize);
   }
-  ts.bpChange = new Settled();
   ts.backpressure = true;
+  ts.resume = () => resumeWrite(ts);
   const c = new TC(ts);
   new TransformStreamDefaultController(INTERNAL, c); // eslint-disable-line no-new
   c.transformAlgo = transformAlgo;
@@ -53,9 +59,30 @@ function initTransform(ts, startPromise, wHWM, wSize, rHWM, rSize, transformAlgo
 }
 
 function setBackpressure(ts, bp) {
-  ts.bpChange.resolve(undefined);
-  ts.bpChange.reset();
   ts.backpressure = bp;
+  if (ts.writeWaiting) RESOLVED.then(ts.resume);
+  if (ts.pullWaiting) {
+    ts.pullWaiting = false;
+    ts.readable.controller.pullDone(undefined);
+  }
+}
+
+// resumeWrite transforms the chunk of a write that waited for the
+// readable side to want more.
+function resumeWrite(ts) {
+  if (!ts.writeWaiting) return;
+  const chunk = ts.waitingChunk;
+  ts.writeWaiting = false;
+  ts.waitingChunk = undefined;
+  const w = ts.writable;
+  const wc = w.controller;
+  if (w.state === "erroring") {
+    wc.writeFailed(w.storedError);
+    return;
+  }
+  const p = performTransform(ts.controller, chunk);
+  if (p === RESOLVED) wc.writeDone();
+  else p.then(wc.writeDone, wc.writeFailed);
 }
 
 function tsError(ts, e) {
@@ -111,15 +138,12 @@ function performTransform(c, chunk) {
 }
 
 function sinkWrite(ts, chunk) {
-  const c = ts.controller;
   if (ts.backpressure) {
-    return ts.bpChange.promise().then(() => {
-      const w = ts.writable;
-      if (w.state === "erroring") throw w.storedError;
-      return performTransform(c, chunk);
-    });
+    ts.writeWaiting = true;
+    ts.waitingChunk = chunk;
+    return PENDING;
   }
-  return performTransform(c, chunk);
+  return performTransform(ts.controller, chunk);
 }
 
 // callAlgo calls an algorithm that may be missing (cleared) and returns
@@ -177,7 +201,8 @@ function sinkClose(ts) {
 
 function sourcePull(ts) {
   setBackpressure(ts, false);
-  return ts.bpChange.promise();
+  ts.pullWaiting = true;
+  return PENDING;
 }
 
 function sourceCancel(ts, reason) {

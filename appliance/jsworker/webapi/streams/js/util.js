@@ -7,6 +7,10 @@ const natives = host.streams;
 const INTERNAL = Symbol("internal");
 // NONE is what takeQueued returns when no chunk is queued.
 const NONE = Symbol("none");
+// PENDING is what an internal pull or write algorithm returns to say it
+// will call the controller's pullDone or writeDone (or pullFailed,
+// writeFailed) itself later, never before it returned.
+const PENDING = Symbol("pending");
 
 const RESOLVED = Promise.resolve();
 const noop = () => {};

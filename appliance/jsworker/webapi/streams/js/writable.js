@@ -51,7 +51,7 @@ function writableClose(w) {
   const d = new Deferred();
   w.closeRequest = d;
   const wr = w.writer;
-  if (wr !== undefined && w.backpressure && st === "writable") wr.ready.resolve(undefined);
+  if (wr !== undefined && w.backpressure && st === "writable") writerReady(wr);
   w.controller.closeQueued();
   return d.promise;
 }
@@ -155,11 +155,21 @@ function rejectCloseAndClosedIfNeeded(w) {
 
 function updateBackpressure(w, backpressure) {
   const wr = w.writer;
-  if (wr !== undefined && backpressure !== w.backpressure) {
-    if (backpressure) wr.ready.reset();
-    else wr.ready.resolve(undefined);
-  }
+  const changed = wr !== undefined && backpressure !== w.backpressure;
   w.backpressure = backpressure;
+  if (!changed) return;
+  if (backpressure) wr.ready.reset();
+  else writerReady(wr);
+}
+
+// writerReady resolves the writer's ready promise and calls its onReady.
+function writerReady(wr) {
+  wr.ready.resolve(undefined);
+  const f = wr.onReady;
+  if (f !== undefined) {
+    wr.onReady = undefined;
+    f();
+  }
 }
 
 // ---- writers
@@ -169,6 +179,9 @@ class WWriter {
     this.stream = undefined;
     this.ready = undefined; // Settled
     this.closed = undefined; // Settled
+    // onReady, when set, is called once when backpressure ends (pipes
+    // wait for ready without a promise).
+    this.onReady = undefined;
     this.pub = undefined;
   }
 }
@@ -423,11 +436,12 @@ class WC {
     w.inFlightWrite = w.writeRequests.shift();
     let p;
     try {
-      p = thenable(this.writeAlgo(chunk));
+      p = this.writeAlgo(chunk);
     } catch (e) {
       p = Promise.reject(e);
     }
-    p.then(this.writeDone, this.writeFailed);
+    if (p === PENDING) return;
+    thenable(p).then(this.writeDone, this.writeFailed);
   }
 }
 
