@@ -141,7 +141,12 @@
   const readonly = (o, props) => {
     for (const [k, v] of Object.entries(props)) Object.defineProperty(o, k, { value: v, enumerable: true });
   };
-  const hexBuffer = (hex) => internal.hexDecode(hex).slice().buffer;
+  // hexBuffer decodes a digest (at most 64 bytes) from the hex Go wrote.
+  const hexBuffer = (hex) => {
+    const out = new Uint8Array(hex.length / 2);
+    for (let k = 0; k < out.length; k++) out[k] = parseInt(hex.substr(2 * k, 2), 16);
+    return out.buffer;
+  };
 
   class R2Checksums {
     #hex;

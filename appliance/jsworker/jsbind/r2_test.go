@@ -135,8 +135,9 @@ func TestR2Checksums(t *testing.T) {
 	run(t, iso, []evalCase{
 		{name: "md5 as hex", js: `
 			const o = await B.put("a", "hello", {md5: "5d41402abc4b2a76b9719d911017c592"});
-			return JSON.parse(JSON.stringify(o.checksums));`,
-			want: `{"md5":"5d41402abc4b2a76b9719d911017c592"}`},
+			const md5 = new Uint8Array(o.checksums.md5);
+			return [JSON.parse(JSON.stringify(o.checksums)), md5.length, md5[0], md5[15], o.checksums.sha1];`,
+			want: `[{"md5":"5d41402abc4b2a76b9719d911017c592"},16,93,146,null]`},
 		{name: "sha256 as bytes", js: `
 			const sum = new Uint8Array("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824".match(/../g).map((h) => parseInt(h, 16)));
 			const o = await B.put("b", "hello", {sha256: sum});
