@@ -21,6 +21,26 @@ import (
 // whether it loops, recurses or tail-calls itself. The flag is exported
 // under a reserved name, as are the module's externref tables, whose
 // contents the externref collector reads (externref.go).
+//
+// The instrumentation also caps the memories a module defines at
+// maxMemoryPages: WebAssembly lets a memory grow to 4 GiB, and a module
+// that grows its memory in a loop would exhaust the process long before
+// the CPU limit stopped it. A capped memory grows as one that reached its
+// declared maximum: memory.grow returns -1. Lowering a maximum never
+// breaks linking (an import accepts a memory whose maximum is at most the
+// import's).
+
+// maxMemoryPages caps a memory (128 MiB: on Cloudflare, an isolate's
+// memory, JavaScript included, may not exceed this).
+const maxMemoryPages = 2048
+
+// capMemory caps the limits of a memory the package creates.
+func capMemory(l limits) limits {
+	if !l.hasMax || l.max > maxMemoryPages {
+		l.max, l.hasMax = max(l.min, maxMemoryPages), true
+	}
+	return l
+}
 // Reserved names start with a NUL byte and are hidden from JavaScript.
 
 // reservedPrefix starts the names of the exports the package adds.
@@ -109,6 +129,8 @@ func instrument(b []byte, m *moduleInfo) ([]byte, error) {
 				return nil, err
 			}
 			out.section(secCode, body)
+		case secMemory:
+			out.section(secMemory, memorySection(b, s))
 		default:
 			out.byte(s.id)
 			out.u32(uint32(s.end - s.start))
@@ -150,6 +172,18 @@ func exportSection(b []byte, s *section, extra []exportEntry) *writer {
 		w.name(e.name)
 		w.byte(e.kind)
 		w.u32(e.index)
+	}
+	return w
+}
+
+// memorySection is the memory section s with each memory capped.
+func memorySection(b []byte, s section) *writer {
+	r := &reader{b: b[:s.end], off: s.start}
+	w := &writer{}
+	n := r.u32()
+	w.u32(n)
+	for k := uint32(0); k < n && r.err == nil; k++ {
+		w.limits(capMemory(r.limits()))
 	}
 	return w
 }

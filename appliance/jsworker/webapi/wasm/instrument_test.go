@@ -109,6 +109,40 @@ func TestTheStopFlagStopsEveryKindOfRunaway(t *testing.T) {
 	}
 }
 
+// TestMemoriesAreCapped: the instrumentation lowers the maximum of every
+// memory a module defines to maxMemoryPages.
+func TestMemoriesAreCapped(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   limits
+		want limits
+	}{
+		{"no maximum", limits{min: 1}, limits{min: 1, max: maxMemoryPages, hasMax: true}},
+		{"a larger maximum", limits{min: 16, max: 32768, hasMax: true}, limits{min: 16, max: maxMemoryPages, hasMax: true}},
+		{"a smaller maximum", limits{min: 1, max: 100, hasMax: true}, limits{min: 1, max: 100, hasMax: true}},
+		{"a larger minimum", limits{min: 4000}, limits{min: 4000, max: 4000, hasMax: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := memoryModule(tc.in)
+			info, err := parseModule(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ib, err := instrument(b, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := parseModule(ib)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := again.memories[0]; got != tc.want {
+				t.Errorf("got %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestMalformedBinaries(t *testing.T) {
 	good, err := os.ReadFile("testdata/numbers.wasm")
 	if err != nil {

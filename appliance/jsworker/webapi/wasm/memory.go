@@ -44,7 +44,7 @@ func sameBytes(a, b []byte) bool {
 
 // newMemory makes a memory with limits l.
 func (s *state) newMemory(l limits) (*memory, error) {
-	r, err := instantiateGenerated(memoryModule(l), nil)
+	r, err := instantiateGenerated(memoryModule(capMemory(l)), nil)
 	if err != nil {
 		return nil, err
 	}

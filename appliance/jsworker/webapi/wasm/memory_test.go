@@ -62,6 +62,9 @@ func TestMemoryMadeByJavaScript(t *testing.T) {
 			} });
 			new Uint8Array(m.buffer)[0] = 77;
 			return instance.exports.first()`, "77"},
+		{"no memory grows past 128 MiB", `
+			const m = new WebAssembly.Memory({ initial: 1, maximum: 65536 });
+			try { m.grow(2048); return "grew" } catch (err) { return [err.name, m.buffer.byteLength / 65536] }`, `["RangeError",1]`},
 		{"descriptor errors", `
 			const r = [];
 			for (const d of [undefined, {}, { initial: -1 }, { initial: 2, maximum: 1 }, { initial: 70000 }]) {

@@ -50,6 +50,9 @@ func (w *writer) limits(l limits) {
 	if l.hasMax {
 		flags |= 1
 	}
+	if l.shared {
+		flags |= 2
+	}
 	w.byte(flags)
 	w.u32(l.min)
 	if l.hasMax {
