@@ -41,6 +41,7 @@ func capMemory(l limits) limits {
 	}
 	return l
 }
+
 // Reserved names start with a NUL byte and are hidden from JavaScript.
 
 // reservedPrefix starts the names of the exports the package adds.
