@@ -84,3 +84,9 @@ func mustEvalString(t *testing.T, iso *jsrt.Isolate, body string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// mustEval is jsrttest.MustEval.
+func mustEval(t *testing.T, iso *jsrt.Isolate, body string) string {
+	t.Helper()
+	return jsrttest.MustEval(t, iso, body)
+}

@@ -131,6 +131,7 @@ modules["node:diagnostics_channel"] = function makeDiagnosticsChannel() {
       validateFunction(callback, "callback");
       const self = this;
       args[at] = function wrapped(err, res) {
+        const callbackArgs = arguments;
         if (err) {
           context.error = err;
           self.error.publish(context);
@@ -139,7 +140,7 @@ modules["node:diagnostics_channel"] = function makeDiagnosticsChannel() {
         }
         return self.asyncStart.runStores(context, () => {
           try {
-            return callback.apply(this, arguments);
+            return callback.apply(this, callbackArgs);
           } finally {
             self.asyncEnd.publish(context);
           }

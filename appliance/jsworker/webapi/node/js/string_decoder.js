@@ -11,6 +11,7 @@ sharedValues.stringDecoder = function makeStringDecoder() {
       const c = b[k];
       if (c < 0x80) return 0;
       if (c >= 0xc0) {
+        if (c < 0xc2 || c > 0xf4) return 0; // never a lead byte
         const need = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
         return seen < need ? seen : 0;
       }
