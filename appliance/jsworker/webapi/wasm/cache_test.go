@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
@@ -17,9 +20,9 @@ var exposeInternal = jsrt.Extension{Name: "expose", JS: "global.wasmModule = int
 func TestAModuleIsCompiledOncePerProcess(t *testing.T) {
 	a := newIsolate(t, Extension, exposeInternal)
 	b := newIsolate(t, Extension, exposeInternal)
-	// Bytes no other test compiles.
-	const body = `
-		const bytes = withCustom(fixture("numbers"), "test", "compiled once");
+	// Bytes no other test (or run of this one) compiles.
+	body := `
+		const bytes = withCustom(fixture("numbers"), "test", "` + unique() + `");
 		const { instance } = await WebAssembly.instantiate(bytes);
 		const again = new WebAssembly.Instance(wasmModule(bytes));
 		return instance.exports.add(20, 22) + again.exports.add(0, 0)`
@@ -39,7 +42,8 @@ func TestPrecompile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b = withCustom(b, "test", "precompiled")
+	tag := unique()
+	b = withCustom(b, "test", tag)
 	before := engine.compilations.Load()
 	var wg sync.WaitGroup
 	errs := make(chan error, 8)
@@ -61,7 +65,7 @@ func TestPrecompile(t *testing.T) {
 		t.Errorf("8 concurrent Precompiles compiled %d times, want once", got)
 	}
 	iso := newIsolate(t, Extension, exposeInternal)
-	if got := runOne(t, iso, `return new WebAssembly.Instance(wasmModule(withCustom(fixture("loop"), "test", "precompiled"))).exports.count(3)`); got != "3" {
+	if got := runOne(t, iso, `return new WebAssembly.Instance(wasmModule(withCustom(fixture("loop"), "test", "`+tag+`"))).exports.count(3)`); got != "3" {
 		t.Errorf("got %s, want 3", got)
 	}
 	if got := engine.compilations.Load() - before; got != 1 {
@@ -73,6 +77,13 @@ func TestPrecompile(t *testing.T) {
 		t.Errorf("Precompile of junk: got %v, want a *CompileError", err)
 	}
 }
+
+// unique is a text no other call returns in this process.
+func unique() string {
+	return strconv.FormatInt(time.Now().UnixNano(), 36) + "." + strconv.FormatInt(uniqueSeq.Add(1), 10)
+}
+
+var uniqueSeq atomic.Int64
 
 func TestInternalWasmModule(t *testing.T) {
 	iso := jsrttest.New(t, Extension, fixtures, exposeInternal)

@@ -42,9 +42,9 @@ func capMemory(l limits) limits {
 	return l
 }
 
-// Reserved names start with a NUL byte and are hidden from JavaScript.
-
-// reservedPrefix starts the names of the exports the package adds.
+// reservedPrefix starts the names of the exports the package adds: a NUL
+// byte, which no toolchain puts in a name; they are hidden from
+// JavaScript.
 const reservedPrefix = "\x00dwk:"
 
 // stopExport is the export name of the stop flag.
@@ -53,6 +53,7 @@ const stopExport = reservedPrefix + "stop"
 // tableExport is the export name of table index i.
 func tableExport(i int) string { return reservedPrefix + "table:" + strconv.Itoa(i) }
 
+// isReserved tells the names of the exports the package adds.
 func isReserved(name string) bool { return strings.HasPrefix(name, reservedPrefix) }
 
 // sectionRank orders the non-custom sections as the binary format

@@ -2,23 +2,19 @@ package wasm
 
 import (
 	"context"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 	"weak"
 
 	"github.com/dop251/goja"
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
 
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 )
 
 // state is one isolate's WebAssembly: its JavaScript classes, its
 // externref handles and the instances its calls may have to stop. It is
-// used on the isolate's loop, except the fields under mu, which the stop
-// timer and the context watcher reach from other goroutines.
+// used on the isolate's loop, except the fields under mu, which the
+// watchdog and the context watch reach from other goroutines.
 type state struct {
 	iso      *jsrt.Isolate
 	rt       *goja.Runtime
@@ -61,78 +57,6 @@ type state struct {
 	sigIndex map[string]int
 	funcs    funcCache
 	scratch  *table
-}
-
-// modRef is a wazero module instance that JavaScript reaches. When it is
-// collected, the instance is closed (removed from the wazero store). deps
-// keeps alive what the instance links to.
-type modRef struct {
-	mod  api.Module
-	deps []any
-	// extTables are its externref tables, read by the collector.
-	extTables []*table
-}
-
-type closeArg struct {
-	mod  api.Module
-	host wazero.CompiledModule // a host module's own compilation
-}
-
-// newModRef wraps mod; host, if not nil, is closed with it.
-func newModRef(mod api.Module, host wazero.CompiledModule, deps ...any) *modRef {
-	r := &modRef{mod: mod, deps: deps}
-	runtime.AddCleanup(r, closeModule, closeArg{mod: mod, host: host})
-	return r
-}
-
-func closeModule(a closeArg) {
-	a.mod.Close(context.Background())
-	if a.host != nil {
-		a.host.Close(context.Background())
-	}
-}
-
-// instantiateGenerated instantiates the generated module b, resolving its
-// imports with resolve.
-func instantiateGenerated(b []byte, resolve map[string]*modRef) (*modRef, error) {
-	c, err := compileModule(context.Background(), b, true)
-	if err != nil {
-		return nil, err
-	}
-	return instantiateCompiled(context.Background(), c, resolve)
-}
-
-// hostSeq names host modules: wazero needs a name for them.
-var hostSeq atomic.Int64
-
-// instanceConfig is how modules are instantiated: anonymous, with no
-// start function but the module's own, and no random source (nothing here
-// offers WASI; wazero would otherwise seed one for every instance).
-var instanceConfig = wazero.NewModuleConfig().WithName("").WithStartFunctions().WithRandSource(noRandom{})
-
-// noRandom is a random source that is never read.
-type noRandom struct{}
-
-func (noRandom) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
-
-// instantiateCompiled instantiates c with each import module name
-// resolved to a module of resolve, which every import must name.
-func instantiateCompiled(ctx context.Context, c *compiled, resolve map[string]*modRef) (*modRef, error) {
-	deps := []any{c}
-	mods := map[string]api.Module{}
-	for name, r := range resolve {
-		mods[name] = r.mod
-		deps = append(deps, r)
-	}
-	ctx = withResolver(ctx, mods)
-	mod, err := wazeroRuntime().InstantiateModule(ctx, c.mod, instanceConfig)
-	if err != nil {
-		return nil, err
-	}
-	return newModRef(mod, nil, deps...), nil
 }
 
 // newState makes the state of iso.
