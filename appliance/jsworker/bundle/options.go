@@ -49,6 +49,12 @@ type Options struct {
 	Build *Command
 	// Minify is wrangler "minify".
 	Minify bool
+	// LowerClassFields rewrites class fields as assignments in the
+	// constructor (private ones as WeakMaps). goja's parser refuses a
+	// field named get, set or async ("set = (key, value) => ..." in
+	// Hono's Context): a caller whose bundle does not parse builds again
+	// with this set. Default: false (fields kept, which runs faster).
+	LowerClassFields bool
 	// Log receives a build command's output. Default: discarded.
 	Log io.Writer
 }
@@ -130,7 +136,7 @@ func (o Options) esbuildOptions(plugin api.Plugin) api.BuildOptions {
 		Conditions: []string{"workerd", "worker", "browser"},
 		MainFields: []string{"browser", "module", "main"},
 		Target:     target,
-		Supported:  supported(),
+		Supported:  supported(o.LowerClassFields),
 		// wrangler parses .js, .mjs and .cjs files as JSX.
 		Loader: map[string]api.Loader{
 			".js":  api.LoaderJSX,

@@ -26,11 +26,20 @@ var unsupported = []string{
 	"regexp-set-notation",
 }
 
-// supported returns a fresh Supported map for esbuild.
-func supported() map[string]bool {
-	m := make(map[string]bool, len(unsupported))
+// classFields are the features Options.LowerClassFields lowers.
+var classFields = []string{"class-field", "class-static-field"}
+
+// supported returns a fresh Supported map for esbuild; lowerFields adds
+// classFields to what is lowered.
+func supported(lowerFields bool) map[string]bool {
+	m := make(map[string]bool, len(unsupported)+len(classFields))
 	for _, f := range unsupported {
 		m[f] = false
+	}
+	if lowerFields {
+		for _, f := range classFields {
+			m[f] = false
+		}
 	}
 	return m
 }

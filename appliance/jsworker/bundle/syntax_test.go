@@ -1,10 +1,14 @@
 package bundle
 
 import (
+	"context"
 	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 )
 
 // namedGroups stands in for the runtime's RegExp wrapper: it handles named
@@ -105,7 +109,7 @@ func TestSyntaxLoweredForGoja(t *testing.T) {
 }
 
 func TestSupportedMap(t *testing.T) {
-	got := supported()
+	got := supported(false)
 	want := map[string]bool{
 		"async-generator":                 false,
 		"for-await":                       false,
@@ -115,7 +119,7 @@ func TestSupportedMap(t *testing.T) {
 		"regexp-set-notation":             false,
 	}
 	if len(got) != len(want) {
-		t.Errorf("supported() = %v, want %v", got, want)
+		t.Errorf("supported(false) = %v, want %v", got, want)
 	}
 	for k, w := range want {
 		if v, ok := got[k]; !ok || v != w {
@@ -124,7 +128,7 @@ func TestSupportedMap(t *testing.T) {
 	}
 	// A fresh map each time: esbuild may not share it between builds.
 	got["async-generator"] = true
-	if supported()["async-generator"] {
+	if supported(false)["async-generator"] {
 		t.Error("supported() returns a shared map")
 	}
 }
@@ -135,5 +139,25 @@ func TestRegexpWithoutUnsupportedFeaturesStaysLiteral(t *testing.T) {
 	b := mustBuild(t, Options{Dir: dir, Entry: "index.js"})
 	if m := regexp.MustCompile(`new RegExp`).FindString(string(b.Script)); m != "" {
 		t.Errorf("script has %q; lookbehind, s, y and u are goja's own", m)
+	}
+}
+
+func TestLowerClassFields(t *testing.T) {
+	dir := fixture(t, "fields")
+	plain, err := Build(context.Background(), Options{Dir: dir, Entry: "src/index.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := goja.Parse(ScriptName, string(plain.Script), parser.WithDisableSourceMaps); err == nil {
+		t.Error("goja parsed a class field named set: the fallback is no longer needed (drop LowerClassFields)")
+	}
+	lowered, err := Build(context.Background(), Options{Dir: dir, Entry: "src/index.js", LowerClassFields: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := run(t, lowered, "")
+	v, err := rt.RunString(`(() => { const c = __dwk_entry.default.context(); c.set("a", 42); return c.get("a") + (__dwk_entry.Context.async ? 1 : 0) })()`)
+	if err != nil || v.ToInteger() != 43 {
+		t.Errorf("lowered fields: got %v, %v; want 43", v, err)
 	}
 }

@@ -72,11 +72,24 @@ func Load(ctx context.Context, path string, opts Options) (*Project, error) {
 		return nil, err
 	}
 	w := p.Wrangler
-	b, err := bundle.Build(ctx, BundleOptions(w, opts.BuildLog))
+	bo := BundleOptions(w, opts.BuildLog)
+	b, err := bundle.Build(ctx, bo)
 	if err != nil {
 		return nil, fmt.Errorf("bundle %s: %w", w.Name, err)
 	}
 	s, err := jsworker.Compile(b)
+	if err != nil {
+		// goja refuses some class fields (named get, set or async): the
+		// same code with its fields lowered parses. A real syntax error
+		// fails both ways and is reported from the first build, whose
+		// lines are the project's.
+		bo.LowerClassFields, bo.Build = true, nil
+		if b2, err2 := bundle.Build(ctx, bo); err2 == nil {
+			if s2, err2 := jsworker.Compile(b2); err2 == nil {
+				b, s, err = b2, s2, nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", w.Name, err)
 	}
