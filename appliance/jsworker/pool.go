@@ -11,30 +11,56 @@ import (
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 )
 
-// pool is a set of isolates running one version of a worker's bundle. An
-// isolate that closed itself (past its memory limit) is replaced by a
-// fresh one when next asked for.
+// pool is a set of isolates running one version of a worker's bundle.
+// The first isolate is started by newPool (it checks the bundle's
+// exports); the others start in the background, and a request for one
+// waits for it, so a worker answers its first request after one isolate
+// has started. An isolate that closed itself (past its memory limit) is
+// replaced by a fresh one when next asked for.
 type pool struct {
 	v      *version
 	kind   string
 	detect bool
 	slots  []atomic.Pointer[isoState]
-	mu     sync.Mutex // serialises replacements
+	ready  []chan struct{} // closed when slot k was first filled (or failed)
+	mu     sync.Mutex      // serialises replacements
 	closed atomic.Bool
 }
 
-// newPool starts n isolates and loads the script into each.
+// newPool starts n isolates: the first before it returns, the others in
+// the background.
 func newPool(v *version, n int, kind string, detectHangs bool) (*pool, error) {
-	p := &pool{v: v, kind: kind, detect: detectHangs, slots: make([]atomic.Pointer[isoState], n)}
-	for k := 0; k < n; k++ {
-		st, err := p.start(k)
-		if err != nil {
-			p.close()
-			return nil, err
-		}
-		p.slots[k].Store(st)
+	p := &pool{v: v, kind: kind, detect: detectHangs, slots: make([]atomic.Pointer[isoState], n), ready: make([]chan struct{}, n)}
+	for k := range p.ready {
+		p.ready[k] = make(chan struct{})
+	}
+	st, err := p.start(0)
+	if err != nil {
+		return nil, err
+	}
+	p.slots[0].Store(st)
+	close(p.ready[0])
+	for k := 1; k < n; k++ {
+		go p.fill(k)
 	}
 	return p, nil
+}
+
+// fill starts isolate k in the background; on failure the slot keeps
+// isolate 0's state, so that requests still find an isolate.
+func (p *pool) fill(k int) {
+	defer close(p.ready[k])
+	st, err := p.start(k)
+	if err != nil {
+		p.v.cfg.Logger.Error("start an isolate", "pool", p.kind, "slot", k, "err", err)
+		p.slots[k].Store(p.slots[0].Load())
+		return
+	}
+	if p.closed.Load() {
+		st.iso.Close()
+		return
+	}
+	p.slots[k].Store(st)
 }
 
 // start makes isolate k and runs the bundle in it.
@@ -60,7 +86,11 @@ func (p *pool) start(k int) (*isoState, error) {
 
 // slot returns isolate k, replacing it first when it closed itself.
 func (p *pool) slot(k int) *isoState {
+	<-p.ready[k]
 	st := p.slots[k].Load()
+	if st == nil {
+		return p.slots[0].Load() // closed before it started
+	}
 	if !st.iso.Closed() || p.closed.Load() {
 		return st
 	}
@@ -80,16 +110,26 @@ func (p *pool) slot(k int) *isoState {
 }
 
 // pick returns the isolate with the fewest events in flight, starting the
-// search after the last pick so that ties spread.
+// search after the last pick so that ties spread. Isolates still starting
+// are passed over.
 func (p *pool) pick() *isoState {
 	n := len(p.slots)
 	start := int(p.next())
-	best := p.slot(start % n)
-	bestLoad := best.iso.InFlight()
-	for k := 1; k < n && bestLoad > 0; k++ {
-		st := p.slot((start + k) % n)
-		if l := st.iso.InFlight(); l < bestLoad {
+	var best *isoState
+	var bestLoad int64
+	for k := 0; k < n; k++ {
+		i := (start + k) % n
+		select {
+		case <-p.ready[i]:
+		default:
+			continue
+		}
+		st := p.slot(i)
+		if l := st.iso.InFlight(); best == nil || l < bestLoad {
 			best, bestLoad = st, l
+			if l == 0 {
+				break
+			}
 		}
 	}
 	return best
@@ -107,8 +147,19 @@ func (p *pool) at(key uint64) *isoState {
 func (p *pool) close() {
 	p.closed.Store(true)
 	for k := range p.slots {
+		<-p.ready[k]
 		if st := p.slots[k].Load(); st != nil {
 			st.iso.Close()
 		}
 	}
+}
+
+// newLazyPool is a pool whose isolates all start in the background.
+func newLazyPool(v *version, n int, kind string, detectHangs bool) *pool {
+	p := &pool{v: v, kind: kind, detect: detectHangs, slots: make([]atomic.Pointer[isoState], n), ready: make([]chan struct{}, n)}
+	for k := range p.ready {
+		p.ready[k] = make(chan struct{})
+		go p.fill(k)
+	}
+	return p
 }

@@ -1,7 +1,6 @@
 package jsworker
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -29,10 +28,9 @@ func newVersion(cfg Config) (*version, error) {
 	}
 	v.pool = p
 	if len(cfg.Classes) > 0 {
-		if v.objects, err = newPool(v, cfg.ObjectIsolates, "objects", false); err != nil {
-			p.close()
-			return nil, fmt.Errorf("object isolates: %w", err)
-		}
+		// The fetch pool's first isolate checked the classes; the object
+		// isolates start in the background, the first object waits.
+		v.objects = newLazyPool(v, cfg.ObjectIsolates, "objects", false)
 	}
 	return v, nil
 }
