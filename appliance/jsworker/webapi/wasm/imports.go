@@ -62,7 +62,7 @@ func (s *state) resolveImports(c *compiled, values []goja.Value) (map[string]*mo
 		if i < len(values) {
 			v = values[i]
 		}
-		l, err := s.linkOne(c, imp, v, where)
+		l, err := s.linkOne(imp, v, where)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -108,7 +108,7 @@ func (s *state) resolveImports(c *compiled, values []goja.Value) (map[string]*mo
 
 // linkOne links import imp to the value v the import object has for it.
 // A JavaScript function gives a link with no module.
-func (s *state) linkOne(c *compiled, imp importEntry, v goja.Value, where string) (link, error) {
+func (s *state) linkOne(imp importEntry, v goja.Value, where string) (link, error) {
 	switch imp.kind {
 	case kindFunc:
 		if f := s.functionOf(v); f != nil && f.owner != nil {

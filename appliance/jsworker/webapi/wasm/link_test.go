@@ -44,7 +44,7 @@ func TestInstantiateBytesOrModule(t *testing.T) {
 			return new WebAssembly.Instance(m).exports.add(3, 3)`, "6"},
 		{"instances of one module are separate", `
 			const m = new WebAssembly.Module(fixture("memory"));
-			const imports = { env: { seen() {} } };
+			const imports = { env: { seen() {}, more: () => 0 } };
 			const a = new WebAssembly.Instance(m, imports).exports, b = new WebAssembly.Instance(m, imports).exports;
 			a.store(0, 1);
 			return [a.load(0), b.load(0), a.memory === b.memory]`, "[1,104,false]"},

@@ -11,6 +11,7 @@ func TestMemoryFromJavaScript(t *testing.T) {
 			// seen reads the page the module just grew into, through a
 			// view made before it grew (as glue code caches one).
 			seen: (at) => { reports.push([view.byteLength, new Uint8Array(mem.buffer)[at]]) },
+			more: () => mem.grow(1),
 		} });
 		const e = instance.exports;
 		mem = e.memory;
@@ -28,6 +29,7 @@ func TestMemoryFromJavaScript(t *testing.T) {
 			const prev = e.grow(1);
 			return [prev, view.byteLength, mem.buffer.byteLength, new Uint8Array(mem.buffer)[3]]`, "[1,0,131072,9]"},
 		{"an import sees the grown memory", setup + `e.growAndReport(3); return reports`, "[[0,42]]"},
+		{"an import grows the memory", setup + `const at = e.growViaJS(); return [at / 65536, view.byteLength, new Uint8Array(mem.buffer)[at]]`, "[1,0,7]"},
 		{"grow past the maximum", setup + `try { mem.grow(1000); return "grew" } catch (err) { return [err.name, mem.buffer.byteLength] }`, `["RangeError",65536]`},
 		{"the memory export is one object", setup + `return [instance.exports.memory === mem, mem instanceof WebAssembly.Memory, Object.prototype.toString.call(mem)]`, `[true,true,"[object WebAssembly.Memory]"]`},
 		{"glue code's pattern", setup + `

@@ -1,6 +1,8 @@
-;; A memory the module exports and grows; a JavaScript import that reads it.
+;; A memory the module exports and grows; JavaScript imports that read it
+;; and grow it (as Emscripten's emscripten_resize_heap does).
 (module
   (import "env" "seen" (func $seen (param i32)))
+  (import "env" "more" (func $more (result i32)))
   (memory (export "memory") 1 100)
   (data (i32.const 0) "hello")
   (func (export "load") (param i32) (result i32)
@@ -16,6 +18,13 @@
     (local.set $at (i32.mul (memory.grow (local.get $n)) (i32.const 65536)))
     (i32.store8 (local.get $at) (i32.const 42))
     (call $seen (local.get $at)))
+  ;; growViaJS has JavaScript grow the memory by a page, writes 7 at the
+  ;; start of that page and returns its address.
+  (func (export "growViaJS") (result i32)
+    (local $at i32)
+    (local.set $at (i32.mul (call $more) (i32.const 65536)))
+    (i32.store8 (local.get $at) (i32.const 7))
+    (local.get $at))
   ;; upper upper-cases ASCII letters in [ptr, ptr+len).
   (func (export "upper") (param $ptr i32) (param $len i32)
     (local $end i32) (local $c i32)
