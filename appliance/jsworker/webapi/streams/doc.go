@@ -68,6 +68,16 @@
 //
 // # Differences
 //
+// Where only timing within a turn of the event loop tells: a source's
+// pull that returns undefined (rather than a promise) counts as done at
+// once, not a microtask later, so the next pull a queue needs may come
+// before reactions to the chunk just read; a TransformStream's transform
+// runs, and a write waiting for the readable side completes, without the
+// spec's backpressure promise (a microtask sooner); pipeTo reads the
+// next chunk as soon as the destination's backpressure ends rather than
+// after its ready promise's reaction. The pulls, writes and their order
+// are the spec's.
+//
 // ArrayBuffers are never transferred (detached): a chunk enqueued on a
 // byte stream, and the view given to a BYOB read, keep their buffers, and
 // a BYOB read resolves with a new view over the reader's own buffer.

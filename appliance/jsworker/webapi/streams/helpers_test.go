@@ -14,8 +14,10 @@ import (
 
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/clone"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/encoding"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/lang"
 )
 
 // jsCase is JavaScript run as an async function body and the JSON it
@@ -41,9 +43,9 @@ func runCases(t *testing.T, iso *jsrt.Isolate, cases []jsCase) {
 }
 
 // newIsolate is an isolate with the extensions the streams run with in
-// dwk (events, encoding) and the test helpers.
+// dwk (lang, events, encoding, clone) and the test helpers.
 func newIsolate(t testing.TB) *jsrt.Isolate {
-	return jsrttest.New(t, events.Extension, encoding.Extension, Extension, testExtension)
+	return jsrttest.New(t, lang.Extension, events.Extension, encoding.Extension, clone.Extension, Extension, testExtension)
 }
 
 // testExtension gives the tests helpers: collect(stream) reads a stream

@@ -140,6 +140,11 @@ func TestReadableStream(t *testing.T) {
 			}
 			return out;`,
 			`["Illegal constructor","Illegal constructor","Illegal constructor","Illegal constructor","Illegal constructor"]`},
+		{"streams are not cloneable", `
+			return [new ReadableStream(), new WritableStream(), new TransformStream(), new CompressionStream("gzip")].map((s) => {
+			  try { structuredClone(s); return "cloned"; } catch (e) { return e.name; }
+			});`,
+			`["DataCloneError","DataCloneError","DataCloneError","DataCloneError"]`},
 		{"a reader can be constructed directly", `
 			const rs = new ReadableStream({ start(c) { c.enqueue("x"); c.close(); } });
 			const r = new ReadableStreamDefaultReader(rs);

@@ -43,7 +43,7 @@ class ChunkReader {
     try {
       v = bodyChunk(c);
     } catch (e) {
-      readableCancel(this.r.stream, e);
+      markHandled(readableCancel(this.r.stream, e));
       this.error(e);
       return;
     }
@@ -133,7 +133,7 @@ function readAll(stream, finish) {
       try {
         v = bodyChunk(c);
       } catch (e) {
-        readableCancel(s, e);
+        markHandled(readableCancel(s, e));
         end(true, e);
         return;
       }
@@ -205,6 +205,11 @@ internal.readAllBytes = (stream) => readAll(stream, natives.concat);
 internal.readAllText = (stream) => readAll(stream, natives.concatText);
 internal.chunkReader = chunkReader;
 internal.pullStream = pullStream;
+
+// Streams are transferable in browsers but not cloneable: with the
+// clone extension, structuredClone of one is a DataCloneError.
+const streamClasses = [ReadableStream, WritableStream, TransformStream];
+if (typeof internal.notCloneable === "function") internal.notCloneable(...streamClasses);
 
 for (const cls of [
   ReadableStream, ReadableStreamDefaultReader, ReadableStreamBYOBReader, ReadableStreamBYOBRequest,

@@ -24,7 +24,7 @@ function isLocked(s) { return s.reader !== undefined; }
 
 function readableCancel(s, reason) {
   s.disturbed = true;
-  if (s.state === "closed") return RESOLVED;
+  if (s.state === "closed") return Promise.resolve();
   if (s.state === "errored") return Promise.reject(s.storedError);
   readableClose(s);
   const r = s.reader;

@@ -27,10 +27,10 @@ function newWS() {
 function isWritableLocked(w) { return w.writer !== undefined; }
 
 function writableAbort(w, reason) {
-  if (w.state === "closed" || w.state === "errored") return RESOLVED;
+  if (w.state === "closed" || w.state === "errored") return Promise.resolve();
   w.controller.signalAbort(reason);
   const st = w.state;
-  if (st === "closed" || st === "errored") return RESOLVED;
+  if (st === "closed" || st === "errored") return Promise.resolve();
   if (w.pendingAbort !== undefined) return w.pendingAbort.d.promise;
   let wasAlreadyErroring = false;
   if (st === "erroring") {
