@@ -66,7 +66,7 @@ func (s *scanner) feed(chunk []byte, final bool) (consumed int, entries []entry,
 	}
 	window := make([]byte, 0, len(s.tail)+len(chunk))
 	window = append(append(window, s.tail...), chunk...)
-	s.out, s.arena = s.out[:0], s.arena[:0]
+	s.out, s.arena, s.attrArena = s.out[:0], s.arena[:0], s.attrArena[:0]
 
 	r := &chunkReader{b: window, final: final}
 	if s.rawTag != "" {

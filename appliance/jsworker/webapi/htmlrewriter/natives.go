@@ -92,7 +92,7 @@ func scannerObject(iso *jsrt.Isolate, s *scanner) goja.Value {
 		if err != nil {
 			iso.Throw(jsrt.Errorf("TypeError", "%v", err))
 		}
-		return rt.NewArray(flatten(rt, consumed, entries)...)
+		return rt.NewArray(s.flatten(consumed, entries)...)
 	})
 	o.Set("join", func(c goja.FunctionCall) goja.Value {
 		return iso.NewUint8Array(join(iso, s.window, c.Argument(0)))
@@ -108,11 +108,13 @@ func scannerObject(iso *jsrt.Isolate, s *scanner) goja.Value {
 // and the registrations, then by kind:
 //
 //	start tag: name, raw name, [name, value, raw]… flat, selfClosing, canHaveContent, namespace
+//
+// (an attribute's raw text is null when it is name="value").
 //	end tag:   name, pops
 //	text:      text, last
 //	comment:   text
 //	doctype:   name, publicId, systemId (null when absent)
-func flatten(rt *goja.Runtime, consumed int, entries []entry) []any {
+func (s *scanner) flatten(consumed int, entries []entry) []any {
 	n := 1
 	for i := range entries {
 		n += 4 + len(entries[i].regs) + 6
@@ -127,11 +129,15 @@ func flatten(rt *goja.Runtime, consumed int, entries []entry) []any {
 		}
 		switch e.kind {
 		case entryStart:
-			attrs := make([]any, len(e.attrs))
-			for j, a := range e.attrs {
-				attrs[j] = a
-			}
-			out = append(out, e.name, e.rawName, rt.NewArray(attrs...), e.selfClosing, e.canHave, int(e.ns))
+			attrs := make([]any, 0, 3*len(e.attrs))
+			s.eachAttr(e, func(name, value, raw string) {
+				if raw == "" {
+					attrs = append(attrs, name, value, nil)
+				} else {
+					attrs = append(attrs, name, value, raw)
+				}
+			})
+			out = append(out, e.name, e.rawName, attrs, e.selfClosing, e.canHave, int(e.ns))
 		case entryEnd:
 			out = append(out, e.name, e.pops)
 		case entryText:

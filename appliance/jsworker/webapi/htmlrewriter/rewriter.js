@@ -46,6 +46,9 @@ class HTMLRewriter {
     if (!global.Response || !(response instanceof global.Response)) {
       throw new TypeError("Failed to execute 'transform' on 'HTMLRewriter': parameter 1 is not of type 'Response'.");
     }
+    if (response.bodyUsed) {
+      throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
+    }
     const input = response.body;
     if (input === null) return response;
     const reader = input.getReader();
@@ -107,8 +110,8 @@ internal.rewriteHTML = async function rewriteHTML(rewriter, input, options) {
   else if (options && options.chunkSize) chunks = natives.utf8Chunks(String(input), options.chunkSize);
   else chunks = [String(input)];
   const job = new Job(registrationsOf(rewriter).slice());
-  let out = "";
-  for (const c of chunks) out += job.scanner.joinText(await job.feed(c, false));
-  out += job.scanner.joinText(await job.feed(null, true));
-  return out;
+  const out = [];
+  for (const c of chunks) out.push(job.scanner.joinText(await job.feed(c, false)));
+  out.push(job.scanner.joinText(await job.feed(null, true)));
+  return out.join("");
 };

@@ -88,40 +88,48 @@ class Job {
       this.pos = end;
       switch (kind) {
         case START: {
-          const s = new ElementState(e[f], e[f + 1], e[f + 2], e[f + 3], e[f + 4], e[f + 5]);
-          if (this.suppress > 0) startMutations(s).removed = true;
+          const s = newElementState(e, f);
+          if (this.suppress > 0) startMutations(changesOf(s)).removed = true;
           for (let k = r0; k < f; k++) {
             const reg = this.regs[e[k]];
             const p = callHandler(reg.element, reg.handlers, new Element(KEY, s), invalidateElement);
             if (p !== undefined) await p;
           }
-          this.token(s.start, start, end, s.changed ? s.serialize() : null);
-          if (s.canHave) {
+          const x = s[S_CHANGES];
+          if (x === null) this.range(start, end);
+          else this.token(x.start, start, end, x.renamed || x.attrsChanged ? serializeStart(s) : null);
+          if (e[f + 4]) {
             this.stack.push(s);
-            if (s.removeContent) this.suppress++;
+            if (x !== null && x.removeContent) this.suppress++;
           }
           i = f + 6;
           break;
         }
         case END: {
-          const popped = this.stack.splice(this.stack.length - e[f + 1]);
-          for (const s of popped) if (s.removeContent) this.suppress--;
           // The end tag goes through what each element it closes set up,
           // innermost first, as lol-html does.
-          const tok = { name: e[f], renamed: false, m: null };
-          for (let k = popped.length - 1; k >= 0; k--) {
-            const s = popped[k];
-            if (s.endName !== null) {
-              tok.name = s.endName;
+          const stack = this.stack;
+          const base = stack.length - e[f + 1];
+          let tok = null;
+          for (let k = stack.length - 1; k >= base; k--) {
+            const x = stack[k][S_CHANGES];
+            if (x === null) continue;
+            if (x.removeContent) this.suppress--;
+            if (x.endName === null && x.end === null && x.endHandler === null) continue;
+            if (tok === null) tok = { name: e[f], renamed: false, m: null };
+            if (x.endName !== null) {
+              tok.name = x.endName;
               tok.renamed = true;
             }
-            if (s.end !== null) tok.m = s.end;
-            if (s.endHandler !== null) {
-              const p = callHandler(s.endHandler, undefined, new EndTag(KEY, tok), invalidateEndTag);
+            if (x.end !== null) tok.m = x.end;
+            if (x.endHandler !== null) {
+              const p = callHandler(x.endHandler, undefined, new EndTag(KEY, tok), invalidateEndTag);
               if (p !== undefined) await p;
             }
           }
-          this.token(tok.m, start, end, tok.renamed ? "</" + tok.name + ">" : null);
+          stack.length = base;
+          if (tok === null) this.range(start, end);
+          else this.token(tok.m, start, end, tok.renamed ? "</" + tok.name + ">" : null);
           i = f + 2;
           break;
         }

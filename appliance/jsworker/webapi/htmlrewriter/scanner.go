@@ -34,9 +34,9 @@ type entry struct {
 	regs []int
 
 	// Start and end tags.
-	name        string // lower case
-	rawName     string // start tags: as written
-	attrs       []string
+	name        string    // lower case
+	rawName     string    // start tags: as written
+	attrs       []rawAttr // start tags: offsets from start
 	selfClosing bool
 	canHave     bool
 	ns          namespace
@@ -64,13 +64,14 @@ type scanner struct {
 	inText   bool  // a text node is open
 	textRegs []int // the registrations that see it
 
-	out    []entry
-	arena  []int    // the regs of out
-	closed []string // scratch for closeAt
-	attrs []rawAttr
-	cur   []uint64
-	names map[string]string
-	lower []byte
+	out       []entry
+	arena     []int     // the regs of out
+	attrArena []rawAttr // the attrs of out
+	closed    []string  // scratch for closeAt
+	attrs  []rawAttr
+	cur    []uint64
+	names  map[string]string
+	lower  []byte
 }
 
 func newScanner(p *program) *scanner {
@@ -194,13 +195,9 @@ func (s *scanner) onStartTag(z *html.Tokenizer, raw []byte, start, end int) {
 		}
 	}
 	if len(elemRegs) > 0 {
-		attrs := make([]string, 0, 3*len(t.attrs))
-		for _, a := range t.attrs {
-			attrs = append(attrs,
-				asciiLower(string(raw[a.name[0]:a.name[1]])),
-				string(raw[a.value[0]:a.value[1]]),
-				string(raw[a.name[0]:a.end]))
-		}
+		first := len(s.attrArena)
+		s.attrArena = append(s.attrArena, t.attrs...)
+		attrs := s.attrArena[first:len(s.attrArena):len(s.attrArena)]
 		rawName := name
 		if string(raw[t.name[0]:t.name[1]]) != name {
 			rawName = string(raw[t.name[0]:t.name[1]])
@@ -241,6 +238,9 @@ func (s *scanner) onEndTag(z *html.Tokenizer, raw []byte, start, end int) {
 func (s *scanner) onComment(raw []byte, start, end int) {
 	s.endText(start)
 	s.rawTag = ""
+	if string(raw) == "</>" {
+		return // nothing at all in HTML, a comment to the tokenizer
+	}
 	if !s.prog.anyDocComments && !s.anyOn(s.tree.commentsOn) {
 		return
 	}
@@ -275,6 +275,25 @@ func (s *scanner) onDoctype(raw []byte, start, end int) {
 		}
 	}
 	s.out = append(s.out, entry{kind: entryDoctype, start: start, end: end, doctype: parseDoctype(raw), regs: s.regsOf(regs)})
+}
+
+// eachAttr calls f with each attribute of a start tag entry of the last
+// feed: its lower-case name, its value, and its raw text, or "" when that
+// is name="value", as a changed tag is written out.
+func (s *scanner) eachAttr(e *entry, f func(name, value, raw string)) {
+	raw := s.window[e.start:e.end]
+	for _, a := range e.attrs {
+		n := raw[a.name[0]:a.name[1]]
+		name := s.intern(n)
+		value := raw[a.value[0]:a.value[1]]
+		canonical := string(n) == name && a.value[0] == a.name[1]+2 && raw[a.name[1]] == '=' &&
+			raw[a.value[0]-1] == '"' && a.end == a.value[1]+1
+		if canonical {
+			f(name, string(value), "")
+		} else {
+			f(name, string(value), string(raw[a.name[0]:a.end]))
+		}
+	}
 }
 
 // hasAttr says whether the tag has any of the attributes names.

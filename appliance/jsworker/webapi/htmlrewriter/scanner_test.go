@@ -27,6 +27,15 @@ func scanAll(t testing.TB, regs []registration, doc []byte, size int) (consumed 
 	s := newScanner(compile(regs))
 	var text strings.Builder
 	record := func(es []entry, window []byte) {
+		attrs := func(e *entry) (out []string) {
+			s.eachAttr(e, func(name, value, raw string) {
+				if raw == "" {
+					raw = name + `="` + value + `"`
+				}
+				out = append(out, name, value, raw)
+			})
+			return out
+		}
 		prev := 0
 		for _, e := range es {
 			if e.start < prev || e.end < e.start || e.end > len(window) {
@@ -35,7 +44,7 @@ func scanAll(t testing.TB, regs []registration, doc []byte, size int) (consumed 
 			prev = e.end
 			switch e.kind {
 			case entryStart:
-				events = append(events, fmt.Sprintf("start %s %q %v %v %q", e.name, e.attrs, e.selfClosing, e.canHave, window[e.start:e.end]))
+				events = append(events, fmt.Sprintf("start %s %q %v %v %q", e.name, attrs(&e), e.selfClosing, e.canHave, window[e.start:e.end]))
 			case entryEnd:
 				events = append(events, fmt.Sprintf("end %s %d %q", e.name, e.pops, window[e.start:e.end]))
 			case entryText:

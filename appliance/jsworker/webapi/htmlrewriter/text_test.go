@@ -62,7 +62,7 @@ func TestComments(t *testing.T) {
 			 await internal.rewriteHTML(new HTMLRewriter()
 			   .onDocument({ comments(c) { doc.push(c.text); } })
 			   .on("p", { comments(c) { inP.push(c.text); } }),
-			   "<!-- a --><p><!--b--><i><!--c--></i></p><!----><!--><!--->x<!--d--!><?xml v?><!bogus></ 3>");
+			   "<!-- a --><p><!--b--><i><!--c--></i></p><!----><!--><!--->x<!--d--!><?xml v?><!bogus></ 3></>");
 			 return [doc, inP];`,
 			`[[" a ","b","c","","","","d","?xml v?","bogus"," 3"],["b","c"]]`},
 		{"mutations",

@@ -57,6 +57,99 @@ function checkHandler(fn, what) {
 }
 
 // ---- Element
+// An element's state is a small array shared by the wrappers of its
+// handlers and by its end tag later: the scanner's entries and the offset
+// of the start tag's fields there (see natives.go's flatten), and the
+// record of what handlers changed, made on the first change.
+const S_ENTRIES = 0, S_AT = 1, S_CHANGES = 2;
+
+function newElementState(e, f) {
+  return [e, f, null];
+}
+
+// changesOf returns the element's change record, making it.
+function changesOf(s) {
+  let x = s[S_CHANGES];
+  if (x === null) {
+    const e = s[S_ENTRIES], f = s[S_AT];
+    x = s[S_CHANGES] = {
+      name: e[f + 1], // as it is written out
+      renamed: false,
+      attrs: null, // [name, value, raw or null] once changed
+      attrsChanged: false,
+      selfClosing: e[f + 3],
+      start: null, // Mutations of the start tag
+      end: null, // Mutations of the end tag
+      endName: null,
+      endHandler: null,
+      removeContent: false,
+    };
+  }
+  return x;
+}
+
+// attrsOf returns the element's attributes as [name, value, raw] arrays
+// that handlers may change.
+function attrsOf(s) {
+  const x = changesOf(s);
+  if (x.attrs === null) {
+    const flat = s[S_ENTRIES][s[S_AT] + 2];
+    x.attrs = [];
+    for (let i = 0; i < flat.length; i += 3) x.attrs.push([flat[i], flat[i + 1], flat[i + 2]]);
+  }
+  return x.attrs;
+}
+
+// findAttr returns the index of the first attribute named name (ASCII
+// case-insensitively) in a flat [name, value, raw…] list or a list of
+// triples, or -1.
+function findAttr(s, name) {
+  name = String(name);
+  const x = s[S_CHANGES];
+  const list = x !== null && x.attrs !== null ? x.attrs : null;
+  for (let pass = 0; pass < 2; pass++) {
+    if (list !== null) {
+      for (let i = 0; i < list.length; i++) if (list[i][0] === name) return i;
+    } else {
+      const flat = s[S_ENTRIES][s[S_AT] + 2];
+      for (let i = 0; i < flat.length; i += 3) if (flat[i] === name) return i;
+    }
+    const lower = lowerASCII(name);
+    if (lower === name) break;
+    name = lower;
+  }
+  return -1;
+}
+
+function canHaveContent(s) {
+  return s[S_ENTRIES][s[S_AT] + 4];
+}
+
+function startMutations(x) {
+  return x.start || (x.start = new Mutations());
+}
+function endMutations(x) {
+  return x.end || (x.end = new Mutations());
+}
+function removeContent(x) {
+  startMutations(x).after = [];
+  if (x.end !== null) x.end.before = [];
+  x.removeContent = true;
+}
+
+// serializeStart writes a start tag anew, for one a handler changed.
+function serializeStart(s) {
+  const x = s[S_CHANGES];
+  const attrs = x.attrs !== null ? x.attrs : attrsOf(s);
+  let out = "<" + x.name;
+  for (let i = 0; i < attrs.length; i++) {
+    const a = attrs[i];
+    out += " " + (a[2] !== null ? a[2] : a[0] + '="' + a[1].replace(/"/g, "&quot;") + '"');
+  }
+  if (x.selfClosing) return out + (attrs.length ? " />" : "/>");
+  return out + ">";
+}
+
 let elementState;
 class Element {
   #s;
@@ -73,7 +166,11 @@ class Element {
     invalidateElement = (e) => { e.#s = null; };
   }
 
-  get tagName() { return lowerASCII(elementState(this).name); }
+  get tagName() {
+    const s = elementState(this);
+    const x = s[S_CHANGES];
+    return x === null ? s[S_ENTRIES][s[S_AT]] : lowerASCII(x.name);
+  }
   set tagName(v) {
     const s = elementState(this);
     v = String(v);
@@ -81,25 +178,47 @@ class Element {
     if (!/^[A-Za-z]/.test(v)) throw parserError("The first character of the tag name should be an ASCII alphabetical character.");
     const bad = /[ \n\r\t\f/>]/.exec(v);
     if (bad) throw parserError(`\`${bad[0]}\` character is forbidden in the tag name`);
-    s.name = v;
-    s.renamed = true;
-    if (s.canHave) s.endName = v;
+    const x = changesOf(s);
+    x.name = v;
+    x.renamed = true;
+    if (canHaveContent(s)) x.endName = v;
   }
   get attributes() {
     const s = elementState(this);
-    return s.attrs.map((a) => [a[0], a[1]])[Symbol.iterator]();
+    const x = s[S_CHANGES];
+    const out = [];
+    if (x !== null && x.attrs !== null) {
+      for (let i = 0; i < x.attrs.length; i++) out.push([x.attrs[i][0], x.attrs[i][1]]);
+    } else {
+      const flat = s[S_ENTRIES][s[S_AT] + 2];
+      for (let i = 0; i < flat.length; i += 3) out.push([flat[i], flat[i + 1]]);
+    }
+    return out[Symbol.iterator]();
   }
-  get namespaceURI() { return NAMESPACES[elementState(this).ns]; }
-  get removed() { const m = elementState(this).start; return m !== null && m.removed; }
-  get selfClosing() { return elementState(this).selfClosing; }
-  get canHaveContent() { return elementState(this).canHave; }
+  get namespaceURI() {
+    const s = elementState(this);
+    return NAMESPACES[s[S_ENTRIES][s[S_AT] + 5]];
+  }
+  get removed() {
+    const x = elementState(this)[S_CHANGES];
+    return x !== null && x.start !== null && x.start.removed;
+  }
+  get selfClosing() {
+    const s = elementState(this);
+    const x = s[S_CHANGES];
+    return x === null ? s[S_ENTRIES][s[S_AT] + 3] : x.selfClosing;
+  }
+  get canHaveContent() { return canHaveContent(elementState(this)); }
 
   getAttribute(name) {
-    const a = findAttr(elementState(this), name);
-    return a === undefined ? null : a[1];
+    const s = elementState(this);
+    const i = findAttr(s, name);
+    if (i < 0) return null;
+    const x = s[S_CHANGES];
+    return x !== null && x.attrs !== null ? x.attrs[i][1] : s[S_ENTRIES][s[S_AT] + 2][i + 1];
   }
   hasAttribute(name) {
-    return findAttr(elementState(this), name) !== undefined;
+    return findAttr(elementState(this), name) >= 0;
   }
   setAttribute(name, value) {
     const s = elementState(this);
@@ -108,142 +227,105 @@ class Element {
     const bad = /[ \n\r\t\f/>=]/.exec(name);
     if (bad) throw parserError(`\`${bad[0]}\` character is forbidden in the attribute name`);
     value = String(value);
-    const a = s.attrs.find((x) => x[0] === name);
-    if (a !== undefined) {
-      a[1] = value;
-      a[2] = null;
+    const attrs = attrsOf(s);
+    const i = findAttr(s, name);
+    if (i >= 0) {
+      attrs[i][1] = value;
+      attrs[i][2] = null;
     } else {
-      s.attrs.push([name, value, null]);
+      attrs.push([name, value, null]);
     }
-    s.attrsChanged = true;
+    s[S_CHANGES].attrsChanged = true;
     return this;
   }
   removeAttribute(name) {
     const s = elementState(this);
     name = lowerASCII(String(name));
-    const kept = s.attrs.filter((x) => x[0] !== name);
-    if (kept.length !== s.attrs.length) {
-      s.attrs = kept;
-      s.attrsChanged = true;
-    }
+    if (findAttr(s, name) < 0) return this;
+    const x = changesOf(s);
+    x.attrs = attrsOf(s).filter((a) => a[0] !== name);
+    x.attrsChanged = true;
     return this;
   }
 
   before(c, options) {
-    startMutations(elementState(this)).before.push(content(c, options));
+    const x = changesOf(elementState(this));
+    startMutations(x).before.push(content(c, options));
     return this;
   }
   after(c, options) {
     const s = elementState(this);
     const html = content(c, options);
-    (s.canHave ? endMutations(s) : startMutations(s)).after.unshift(html);
+    const x = changesOf(s);
+    (canHaveContent(s) ? endMutations(x) : startMutations(x)).after.unshift(html);
     return this;
   }
   prepend(c, options) {
     const s = elementState(this);
     const html = content(c, options);
-    if (s.canHave) {
-      s.selfClosing = false;
-      startMutations(s).after.unshift(html);
+    if (canHaveContent(s)) {
+      const x = changesOf(s);
+      x.selfClosing = false;
+      startMutations(x).after.unshift(html);
     }
     return this;
   }
   append(c, options) {
     const s = elementState(this);
     const html = content(c, options);
-    if (s.canHave) {
-      s.selfClosing = false;
-      endMutations(s).before.push(html);
+    if (canHaveContent(s)) {
+      const x = changesOf(s);
+      x.selfClosing = false;
+      endMutations(x).before.push(html);
     }
     return this;
   }
   setInnerContent(c, options) {
     const s = elementState(this);
     const html = content(c, options);
-    if (s.canHave) {
-      s.selfClosing = false;
-      removeContent(s);
-      startMutations(s).after.unshift(html);
+    if (canHaveContent(s)) {
+      const x = changesOf(s);
+      x.selfClosing = false;
+      removeContent(x);
+      startMutations(x).after.unshift(html);
     }
     return this;
   }
   replace(c, options) {
     const s = elementState(this);
     const html = content(c, options);
-    startMutations(s).replace(html);
-    if (s.canHave) {
-      removeContent(s);
-      endMutations(s).removed = true;
+    const x = changesOf(s);
+    startMutations(x).replace(html);
+    if (canHaveContent(s)) {
+      removeContent(x);
+      endMutations(x).removed = true;
     }
     return this;
   }
   remove() {
     const s = elementState(this);
-    startMutations(s).removed = true;
-    if (s.canHave) {
-      removeContent(s);
-      endMutations(s).removed = true;
+    const x = changesOf(s);
+    startMutations(x).removed = true;
+    if (canHaveContent(s)) {
+      removeContent(x);
+      endMutations(x).removed = true;
     }
     return this;
   }
   removeAndKeepContent() {
     const s = elementState(this);
-    startMutations(s).removed = true;
-    if (s.canHave) endMutations(s).removed = true;
+    const x = changesOf(s);
+    startMutations(x).removed = true;
+    if (canHaveContent(s)) endMutations(x).removed = true;
     return this;
   }
   onEndTag(handler) {
     const s = elementState(this);
     checkHandler(handler, "The end tag handler");
-    if (!s.canHave) throw parserError(`${lowerASCII(s.name)} can't have content`);
-    s.endHandler = handler;
+    if (!canHaveContent(s)) throw parserError(`${this.tagName} can't have content`);
+    changesOf(s).endHandler = handler;
   }
   get [Symbol.toStringTag]() { return "Element"; }
-}
-
-function findAttr(s, name) {
-  name = lowerASCII(String(name));
-  return s.attrs.find((x) => x[0] === name);
-}
-function startMutations(s) {
-  return s.start || (s.start = new Mutations());
-}
-function endMutations(s) {
-  return s.end || (s.end = new Mutations());
-}
-function removeContent(s) {
-  startMutations(s).after = [];
-  if (s.end !== null) s.end.before = [];
-  s.removeContent = true;
-}
-
-// ElementState is a start tag's state, shared by the Element wrappers
-// of its handlers and by its end tag later.
-class ElementState {
-  constructor(name, rawName, flat, selfClosing, canHave, ns) {
-    this.name = rawName;
-    this.lname = name;
-    this.renamed = false;
-    this.attrs = [];
-    for (let i = 0; i < flat.length; i += 3) this.attrs.push([flat[i], flat[i + 1], flat[i + 2]]);
-    this.attrsChanged = false;
-    this.selfClosing = selfClosing;
-    this.canHave = canHave;
-    this.ns = ns;
-    this.start = null;
-    this.end = null;
-    this.endName = null;
-    this.endHandler = null;
-    this.removeContent = false;
-  }
-  // serialize writes the start tag anew, for one a handler changed.
-  serialize() {
-    let out = "<" + this.name;
-    for (const a of this.attrs) out += " " + (a[2] !== null ? a[2] : a[0] + '="' + a[1].replace(/"/g, "&quot;") + '"');
-    if (this.selfClosing) return out + (this.attrs.length ? " />" : "/>");
-    return out + ">";
-  }
-  get changed() { return this.renamed || this.attrsChanged; }
 }
 
 // ---- EndTag
