@@ -1,6 +1,10 @@
 package node
 
-import "sort"
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
 
 // Level says how much of a Node.js module dwk provides.
 type Level int
@@ -131,4 +135,22 @@ func ModuleNames(l Level) []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// ModuleTable renders Modules as a Markdown table (module, support,
+// notes), sorted by level then name, for docs/porting.md.
+func ModuleTable() string {
+	var b strings.Builder
+	b.WriteString("| module | support | notes |\n| --- | --- | --- |\n")
+	for _, l := range []Level{Supported, Partial, Stubbed} {
+		for _, name := range ModuleNames(l) {
+			s := Modules[name]
+			note := s.Note
+			if s.AliasOf != "" {
+				note = strings.TrimSpace("the same as " + s.AliasOf + " " + note)
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", name, l, note)
+		}
+	}
+	return b.String()
 }

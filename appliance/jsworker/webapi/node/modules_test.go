@@ -3,7 +3,10 @@ package node_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"regexp"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
@@ -126,4 +129,25 @@ func TestWithoutOtherExtensions(t *testing.T) {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// TestDocsNameEveryModule checks that the package doc and ModuleTable
+// name every module of node.Modules.
+func TestDocsNameEveryModule(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := node.ModuleTable()
+	for name, s := range node.Modules {
+		if !strings.Contains(table, "| `"+name+"` | "+s.Level.String()+" |") {
+			t.Errorf("ModuleTable lacks %s as %s", name, s.Level)
+		}
+		if strings.HasPrefix(name, "node:_http_") || strings.HasPrefix(name, "node:_tls_") || name == "node:_stream_wrap" {
+			continue // the doc names these as groups
+		}
+		if !regexp.MustCompile(`[\s(]` + regexp.QuoteMeta(name) + `[\s,.)]`).Match(doc) {
+			t.Errorf("the package doc does not name %s", name)
+		}
+	}
 }

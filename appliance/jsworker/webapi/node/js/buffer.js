@@ -331,23 +331,139 @@ sharedValues.buffer = function makeBuffer() {
 modules["node:buffer"] = () => shared("buffer").exports;
 
 // installReadWrite adds the read and write methods for integers and
-// floats, with Node's bounds and range checks.
+// floats, with Node's bounds and range checks. As in Node, the common
+// widths are written out and check bounds by reading the end bytes (an
+// index past the end reads undefined): function calls and the length
+// getter cost a lot in goja.
 function installReadWrite(proto) {
-  function boundsError(buf, offset, n) {
+  // offsetError is the error for an offset that is not a number, not an
+  // integer, or out of bounds for n bytes.
+  function offsetError(buf, offset, n) {
+    if (typeof offset !== "number") return errInvalidArgType("offset", "of type number", offset);
+    if (!Number.isInteger(offset)) return errOutOfRange("offset", "an integer", offset);
     if (buf.length - n < 0) return codedError(RangeError, "ERR_BUFFER_OUT_OF_BOUNDS", "Attempt to access memory outside buffer bounds");
     return errOutOfRange("offset", `>= 0 and <= ${buf.length - n}`, offset);
   }
   function at(buf, offset, n) {
-    if (offset === undefined) offset = 0;
-    else if (typeof offset !== "number") throw errInvalidArgType("offset", "of type number", offset);
-    else if (!Number.isInteger(offset)) throw errOutOfRange("offset", "an integer", offset);
-    if (offset < 0 || offset > buf.length - n) throw boundsError(buf, offset, n);
+    if (typeof offset !== "number" || buf[offset] === undefined || buf[offset + n - 1] === undefined) throw offsetError(buf, offset, n);
     return offset;
   }
+  function valueError(value, min, max, n) {
+    let range = `>= ${min} and <= ${max}`;
+    if (n > 4) {
+      const bits = 8 * n;
+      range = min === 0 ? `>= 0 and < 2 ** ${bits}` : `>= -(2 ** ${bits - 1}) and < 2 ** ${bits - 1}`;
+    }
+    return errOutOfRange("value", range, value);
+  }
+  const defs = {
+    readUInt8(offset = 0) {
+      const v = this[offset];
+      if (v === undefined || typeof offset !== "number") throw offsetError(this, offset, 1);
+      return v;
+    },
+    readInt8(offset = 0) {
+      const v = this[offset];
+      if (v === undefined || typeof offset !== "number") throw offsetError(this, offset, 1);
+      return (v << 24) >> 24;
+    },
+    readUInt16LE(offset = 0) {
+      const a = this[offset], b = this[offset + 1];
+      if (a === undefined || b === undefined || typeof offset !== "number") throw offsetError(this, offset, 2);
+      return a + b * 0x100;
+    },
+    readUInt16BE(offset = 0) {
+      const a = this[offset], b = this[offset + 1];
+      if (a === undefined || b === undefined || typeof offset !== "number") throw offsetError(this, offset, 2);
+      return a * 0x100 + b;
+    },
+    readInt16LE(offset = 0) {
+      const a = this[offset], b = this[offset + 1];
+      if (a === undefined || b === undefined || typeof offset !== "number") throw offsetError(this, offset, 2);
+      return ((a | (b << 8)) << 16) >> 16;
+    },
+    readInt16BE(offset = 0) {
+      const a = this[offset], b = this[offset + 1];
+      if (a === undefined || b === undefined || typeof offset !== "number") throw offsetError(this, offset, 2);
+      return (((a << 8) | b) << 16) >> 16;
+    },
+    readUInt32LE(offset = 0) {
+      const a = this[offset], d = this[offset + 3];
+      if (a === undefined || d === undefined || typeof offset !== "number") throw offsetError(this, offset, 4);
+      return a + this[offset + 1] * 0x100 + this[offset + 2] * 0x10000 + d * 0x1000000;
+    },
+    readUInt32BE(offset = 0) {
+      const a = this[offset], d = this[offset + 3];
+      if (a === undefined || d === undefined || typeof offset !== "number") throw offsetError(this, offset, 4);
+      return a * 0x1000000 + this[offset + 1] * 0x10000 + this[offset + 2] * 0x100 + d;
+    },
+    readInt32LE(offset = 0) {
+      const a = this[offset], d = this[offset + 3];
+      if (a === undefined || d === undefined || typeof offset !== "number") throw offsetError(this, offset, 4);
+      return a | (this[offset + 1] << 8) | (this[offset + 2] << 16) | (d << 24);
+    },
+    readInt32BE(offset = 0) {
+      const a = this[offset], d = this[offset + 3];
+      if (a === undefined || d === undefined || typeof offset !== "number") throw offsetError(this, offset, 4);
+      return (a << 24) | (this[offset + 1] << 16) | (this[offset + 2] << 8) | d;
+    },
+    writeUInt8(value, offset = 0) {
+      value = +value;
+      if (!(value >= 0 && value <= 0xff)) throw valueError(value, 0, 0xff, 1);
+      at(this, offset, 1);
+      this[offset] = value;
+      return offset + 1;
+    },
+    writeInt8(value, offset = 0) {
+      value = +value;
+      if (!(value >= -0x80 && value <= 0x7f)) throw valueError(value, -0x80, 0x7f, 1);
+      at(this, offset, 1);
+      this[offset] = value;
+      return offset + 1;
+    },
+  };
+  function write16(min, max, le) {
+    return function (value, offset = 0) {
+      value = +value;
+      if (!(value >= min && value <= max)) throw valueError(value, min, max, 2);
+      at(this, offset, 2);
+      this[offset + (le ? 0 : 1)] = value;
+      this[offset + (le ? 1 : 0)] = value >>> 8;
+      return offset + 2;
+    };
+  }
+  function write32(min, max, le) {
+    return function (value, offset = 0) {
+      value = +value;
+      if (!(value >= min && value <= max)) throw valueError(value, min, max, 4);
+      at(this, offset, 4);
+      if (le) {
+        this[offset] = value;
+        this[offset + 1] = value >>> 8;
+        this[offset + 2] = value >>> 16;
+        this[offset + 3] = value >>> 24;
+      } else {
+        this[offset] = value >>> 24;
+        this[offset + 1] = value >>> 16;
+        this[offset + 2] = value >>> 8;
+        this[offset + 3] = value;
+      }
+      return offset + 4;
+    };
+  }
+  defs.writeUInt16LE = write16(0, 0xffff, true);
+  defs.writeUInt16BE = write16(0, 0xffff, false);
+  defs.writeInt16LE = write16(-0x8000, 0x7fff, true);
+  defs.writeInt16BE = write16(-0x8000, 0x7fff, false);
+  defs.writeUInt32LE = write32(0, 0xffffffff, true);
+  defs.writeUInt32BE = write32(0, 0xffffffff, false);
+  defs.writeInt32LE = write32(-0x80000000, 0x7fffffff, true);
+  defs.writeInt32BE = write32(-0x80000000, 0x7fffffff, false);
+
+  // Widths of 1 to 6 bytes.
   function checkByteLength(n) {
     validateInteger(n, "byteLength", 1, 6);
   }
-  // Unsigned little- and big-endian reads of n bytes (n <= 6).
   function readLE(buf, o, n) {
     let v = 0, mul = 1;
     for (let k = 0; k < n; k++, mul *= 256) v += buf[o + k] * mul;
@@ -370,40 +486,10 @@ function installReadWrite(proto) {
     for (let k = n - 1; k >= 0; k--) { buf[o + k] = v % 256; v = Math.floor(v / 256); }
     return o + n;
   }
-  function checkValue(value, min, max, n) {
-    if (typeof value !== "number") value = +value;
-    if (!(value >= min && value <= max)) {
-      let range = `>= ${min} and <= ${max}`;
-      if (n > 4) {
-        const bits = 8 * n;
-        range = min === 0 ? `>= 0 and < 2 ** ${bits}` : `>= -(2 ** ${bits - 1}) and < 2 ** ${bits - 1}`;
-      }
-      throw errOutOfRange("value", range, value);
-    }
-    return value;
-  }
-  const defs = {};
-  for (const n of [1, 2, 4]) {
-    const bits = 8 * n;
-    const umax = 2 ** bits - 1, smin = -(2 ** (bits - 1)), smax = 2 ** (bits - 1) - 1;
-    for (const end of n === 1 ? [""] : ["LE", "BE"]) {
-      const read = end === "BE" ? readBE : readLE;
-      const write = end === "BE" ? writeBE : writeLE;
-      defs[`readUInt${bits}${end}`] = function (offset) { return read(this, at(this, offset, n), n); };
-      defs[`readInt${bits}${end}`] = function (offset) { return signed(read(this, at(this, offset, n), n), n); };
-      defs[`writeUInt${bits}${end}`] = function (value, offset) {
-        value = checkValue(value, 0, umax, n);
-        return write(this, at(this, offset, n), n, Math.trunc(value));
-      };
-      defs[`writeInt${bits}${end}`] = function (value, offset) {
-        value = Math.trunc(checkValue(value, smin, smax, n));
-        return write(this, at(this, offset, n), n, value < 0 ? value + 2 ** bits : value);
-      };
-    }
-  }
   for (const end of ["LE", "BE"]) {
-    const read = end === "BE" ? readBE : readLE;
-    const write = end === "BE" ? writeBE : writeLE;
+    const le = end === "LE";
+    const read = le ? readLE : readBE;
+    const write = le ? writeLE : writeBE;
     defs[`readUInt${end}`] = function (offset, byteLength) {
       checkByteLength(byteLength);
       return read(this, at(this, offset, byteLength), byteLength);
@@ -414,49 +500,63 @@ function installReadWrite(proto) {
     };
     defs[`writeUInt${end}`] = function (value, offset, byteLength) {
       checkByteLength(byteLength);
-      value = Math.trunc(checkValue(value, 0, 2 ** (8 * byteLength) - 1, byteLength));
-      return write(this, at(this, offset, byteLength), byteLength, value);
+      const max = 2 ** (8 * byteLength) - 1;
+      value = +value;
+      if (!(value >= 0 && value <= max)) throw valueError(value, 0, max, byteLength);
+      return write(this, at(this, offset, byteLength), byteLength, Math.trunc(value));
     };
     defs[`writeInt${end}`] = function (value, offset, byteLength) {
       checkByteLength(byteLength);
       const half = 2 ** (8 * byteLength - 1);
-      value = Math.trunc(checkValue(value, -half, half - 1, byteLength));
+      value = +value;
+      if (!(value >= -half && value <= half - 1)) throw valueError(value, -half, half - 1, byteLength);
+      value = Math.trunc(value);
       return write(this, at(this, offset, byteLength), byteLength, value < 0 ? value + 2 * half : value);
     };
+
     // 64-bit integers as BigInt.
-    const le = end === "LE";
-    defs[`readBigUInt64${end}`] = function (offset) {
+    defs[`readBigUInt64${end}`] = function (offset = 0) {
       const o = at(this, offset, 8);
       const lo = le ? readLE(this, o, 4) : readBE(this, o + 4, 4);
       const hi = le ? readLE(this, o + 4, 4) : readBE(this, o, 4);
       return (BigInt(hi) << 32n) + BigInt(lo);
     };
-    defs[`readBigInt64${end}`] = function (offset) {
+    defs[`readBigInt64${end}`] = function (offset = 0) {
       return BigInt.asIntN(64, defs[`readBigUInt64${end}`].call(this, offset));
     };
-    const writeBig = (min, max, name) => function (value, offset) {
+    const writeBig = (min, max, range) => function (value, offset = 0) {
       if (typeof value !== "bigint") throw errInvalidArgType("value", "of type bigint", value);
-      if (value < min || value > max) throw errOutOfRange("value", name, value);
+      if (value < min || value > max) throw errOutOfRange("value", range, value);
       const o = at(this, offset, 8);
       const u = BigInt.asUintN(64, value);
       const lo = Number(u & 0xffffffffn), hi = Number(u >> 32n);
-      if (le) { writeLE(this, o, 4, lo); writeLE(this, o + 4, 4, hi); } else { writeBE(this, o, 4, hi); writeBE(this, o + 4, 4, lo); }
+      if (le) {
+        writeLE(this, o, 4, lo);
+        writeLE(this, o + 4, 4, hi);
+      } else {
+        writeBE(this, o, 4, hi);
+        writeBE(this, o + 4, 4, lo);
+      }
       return o + 8;
     };
     defs[`writeBigUInt64${end}`] = writeBig(0n, 2n ** 64n - 1n, ">= 0n and < 2n ** 64n");
     defs[`writeBigInt64${end}`] = writeBig(-(2n ** 63n), 2n ** 63n - 1n, ">= -(2n ** 63n) and < 2n ** 63n");
-    // Floats through a scratch DataView.
-    const scratch = new DataView(new ArrayBuffer(8));
-    for (const [name, n, get, set] of [["Float", 4, "getFloat32", "setFloat32"], ["Double", 8, "getFloat64", "setFloat64"]]) {
-      defs[`read${name}${end}`] = function (offset) {
+
+    // Floats through a scratch array in the machine's byte order.
+    for (const [name, n, Float] of [["Float", 4, Float32Array], ["Double", 8, Float64Array]]) {
+      const f = new Float(1);
+      const bytes = new Uint8Array(f.buffer);
+      const bigEndianMachine = new Uint8Array(new Uint16Array([1]).buffer)[0] === 0;
+      const reverse = le === bigEndianMachine;
+      defs[`read${name}${end}`] = function (offset = 0) {
         const o = at(this, offset, n);
-        for (let k = 0; k < n; k++) scratch.setUint8(k, this[o + k]);
-        return scratch[get](0, le);
+        for (let k = 0; k < n; k++) bytes[reverse ? n - 1 - k : k] = this[o + k];
+        return f[0];
       };
-      defs[`write${name}${end}`] = function (value, offset) {
+      defs[`write${name}${end}`] = function (value, offset = 0) {
         const o = at(this, offset, n);
-        scratch[set](0, +value, le);
-        for (let k = 0; k < n; k++) this[o + k] = scratch.getUint8(k);
+        f[0] = +value;
+        for (let k = 0; k < n; k++) this[o + k] = bytes[reverse ? n - 1 - k : k];
         return o + n;
       };
     }
