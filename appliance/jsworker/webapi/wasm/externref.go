@@ -75,6 +75,23 @@ func (s *state) maybeCollect() {
 	s.collect()
 }
 
+// markAll calls mark with every element of the table, and reports
+// whether it could read them all.
+func (t *table) markAll(mark func(uint64)) bool {
+	n, err := t.length()
+	if err != nil {
+		return false
+	}
+	for i := uint32(0); i < n; i++ {
+		h, err := t.rawGet(i)
+		if err != nil {
+			return false
+		}
+		mark(h)
+	}
+	return true
+}
+
 // collect frees every handle no externref table or global holds.
 func (s *state) collect() {
 	x := &s.refs
@@ -99,12 +116,8 @@ func (s *state) collect() {
 			}
 		}
 		for _, t := range r.extTables {
-			if t.accessor() != nil {
-				continue
-			}
-			n := uint32(call1(t.size))
-			for i := uint32(0); i < n; i++ {
-				mark(t.rawGet(i))
+			if !t.markAll(mark) {
+				return // a table could not be read: free nothing
 			}
 		}
 	}

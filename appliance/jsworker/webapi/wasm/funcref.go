@@ -79,8 +79,11 @@ func (s *state) funcToRef(v goja.Value) uint64 {
 	if err != nil {
 		panic(s.rt.NewTypeError("cannot take a reference to the function: %v", err))
 	}
-	f.ref = call1(r.mod.ExportedFunction("ref"))
-	f.refKeep = r
+	ref, err := call1(r.mod.ExportedFunction("ref"))
+	if err != nil {
+		panic(s.rt.NewTypeError("cannot take a reference to the function: %v", err))
+	}
+	f.ref, f.refKeep = ref, r
 	s.funcs.put(f.ref, f)
 	return f.ref
 }
@@ -125,7 +128,9 @@ func (s *state) lookupRef(ref uint64) (*function, error) {
 		defer func() { recover() }() // a signature mismatch
 		return wtable.LookupFunction(sc.acc.mod, 0, 0, valueTypes(sig.params), valueTypes(sig.results))
 	}
-	sc.rawSet(0, ref, nil)
+	if err := sc.rawSet(0, ref, nil); err != nil {
+		return nil, err
+	}
 	defer sc.rawSet(0, 0, nil)
 	for i := range s.sigs {
 		fn := try(i)
@@ -141,7 +146,9 @@ func (s *state) lookupRef(ref uint64) (*function, error) {
 				first = nil
 				return fn, nil
 			}
-			sc.rawSet(0, ref, nil)
+			if err := sc.rawSet(0, ref, nil); err != nil {
+				return nil, err
+			}
 			defer sc.rawSet(0, 0, nil)
 			return wtable.LookupFunction(sc.acc.mod, 0, 0, valueTypes(sig.params), valueTypes(sig.results)), nil
 		}

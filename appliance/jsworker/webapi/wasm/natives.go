@@ -208,25 +208,20 @@ func (s *state) tableNatives(set func(string, func(goja.FunctionCall) goja.Value
 			s.iso.Throw(fmt.Errorf("WebAssembly.Table(): %w", err))
 		}
 		t.obj = c.Argument(0).ToObject(s.rt)
-		if v, has := c.Argument(4), c.Argument(5).ToBoolean(); has || elem == typeExternref {
-			if raw := s.toWasm(v, elem); raw != 0 {
-				if err := t.accessor(); err != nil {
+		v := s.defaultRef(elem, c.Argument(4), c.Argument(5).ToBoolean())
+		if raw := s.toWasm(v, elem); raw != 0 {
+			keep := s.refKeep(v, elem)
+			for i := uint32(0); i < t.typ.min; i++ {
+				if err := t.rawSet(i, raw, keep); err != nil {
 					s.iso.Throw(err)
 				}
-				keep := s.refKeep(v, elem)
-				for i := uint32(0); i < t.typ.min; i++ {
-					t.rawSet(i, raw, keep)
-				}
+				keep = nil // held once is enough
 			}
 		}
 		return s.rt.ToValue(t)
 	})
 	set("tableLength", func(c goja.FunctionCall) goja.Value {
-		t := handle[*table](s, c, 0)
-		if err := t.accessor(); err != nil {
-			s.iso.Throw(err)
-		}
-		return s.rt.ToValue(t.length())
+		return s.rt.ToValue(s.tableLength(handle[*table](s, c, 0)))
 	})
 	set("tableGet", func(c goja.FunctionCall) goja.Value {
 		return s.tableGet(handle[*table](s, c, 0), uint32(c.Argument(1).ToInteger()))

@@ -67,85 +67,109 @@ func (t *table) accessor() error {
 	return nil
 }
 
-// call1 calls an accessor function, which cannot trap when its arguments
-// were checked, and returns its first result.
-func call1(fn api.Function, args ...uint64) uint64 {
+// call1 calls an accessor function and returns its first result. The
+// accessors trap only on arguments the callers check first.
+func call1(fn api.Function, args ...uint64) (uint64, error) {
 	stack := make([]uint64, 2)
 	copy(stack, args)
 	if err := fn.CallWithStack(context.Background(), stack); err != nil {
-		panic(fmt.Sprintf("wasm: table accessor failed: %v", err))
+		return 0, fmt.Errorf("access the table: %s", trapMessage(err))
 	}
-	return stack[0]
+	return stack[0], nil
 }
 
 // length is the table's number of elements.
-func (t *table) length() uint32 {
+func (t *table) length() (uint32, error) {
 	if err := t.accessor(); err != nil {
-		panic(err)
+		return 0, err
 	}
-	return uint32(call1(t.size))
+	n, err := call1(t.size)
+	return uint32(n), err
 }
 
 // rawGet is element i, which must exist.
-func (t *table) rawGet(i uint32) uint64 {
-	t.accessor()
+func (t *table) rawGet(i uint32) (uint64, error) {
+	if err := t.accessor(); err != nil {
+		return 0, err
+	}
 	return call1(t.get, uint64(i))
 }
 
 // rawSet sets element i, which must exist, to the reference v; keep is
 // what the reference needs alive.
-func (t *table) rawSet(i uint32, v uint64, keep any) {
-	t.accessor()
+func (t *table) rawSet(i uint32, v uint64, keep any) error {
+	if err := t.accessor(); err != nil {
+		return err
+	}
 	if keep != nil {
 		t.held = append(t.held, keep)
 	}
-	call1(t.set, uint64(i), v)
+	_, err := call1(t.set, uint64(i), v)
+	return err
 }
 
 // rawGrow grows the table by delta elements of init and returns its old
-// length, or false when it cannot grow.
-func (t *table) rawGrow(delta uint32, init uint64, keep any) (uint32, bool) {
-	t.accessor()
-	old := int32(uint32(call1(t.grow, uint64(delta), init)))
-	if old < 0 {
-		return 0, false
+// length; ok is false when the table cannot grow so much.
+func (t *table) rawGrow(delta uint32, init uint64, keep any) (old uint32, ok bool, err error) {
+	if err := t.accessor(); err != nil {
+		return 0, false, err
+	}
+	r, err := call1(t.grow, uint64(delta), init)
+	if err != nil || int32(uint32(r)) < 0 {
+		return 0, false, err
 	}
 	if keep != nil && delta > 0 {
 		t.held = append(t.held, keep)
 	}
-	return uint32(old), true
+	return uint32(r), true, nil
+}
+
+// checkIndex throws a RangeError unless element i exists.
+func (s *state) checkIndex(t *table, i uint32, who string) {
+	n, err := t.length()
+	if err != nil {
+		s.iso.Throw(err)
+	}
+	if i >= n {
+		s.throwRange("WebAssembly.Table.%s(): invalid address %d in %s table of size %d", who, i, typeName(t.typ.elem), n)
+	}
+}
+
+// tableLength is Table.prototype.length.
+func (s *state) tableLength(t *table) uint32 {
+	n, err := t.length()
+	if err != nil {
+		s.iso.Throw(err)
+	}
+	return n
 }
 
 // tableGet is Table.prototype.get.
 func (s *state) tableGet(t *table, i uint32) goja.Value {
-	if err := t.accessor(); err != nil {
+	s.checkIndex(t, i, "get")
+	raw, err := t.rawGet(i)
+	if err != nil {
 		s.iso.Throw(err)
 	}
-	if n := t.length(); i >= n {
-		s.throwRange("WebAssembly.Table.get(): invalid address %d in %s table of size %d", i, typeName(t.typ.elem), n)
-	}
-	return s.fromWasm(t.rawGet(i), t.typ.elem, t)
+	return s.fromWasm(raw, t.typ.elem, t)
 }
 
 // tableSet is Table.prototype.set.
 func (s *state) tableSet(t *table, i uint32, v goja.Value) {
-	if err := t.accessor(); err != nil {
+	s.checkIndex(t, i, "set")
+	raw := s.toWasm(v, t.typ.elem)
+	if err := t.rawSet(i, raw, s.refKeep(v, t.typ.elem)); err != nil {
 		s.iso.Throw(err)
 	}
-	if n := t.length(); i >= n {
-		s.throwRange("WebAssembly.Table.set(): invalid address %d in %s table of size %d", i, typeName(t.typ.elem), n)
-	}
-	raw := s.toWasm(v, t.typ.elem)
-	t.rawSet(i, raw, s.refKeep(v, t.typ.elem))
 }
 
 // tableGrow is Table.prototype.grow.
 func (s *state) tableGrow(t *table, delta uint32, v goja.Value) uint32 {
-	if err := t.accessor(); err != nil {
+	raw := s.toWasm(v, t.typ.elem)
+	old, ok, err := t.rawGrow(delta, raw, s.refKeep(v, t.typ.elem))
+	if err != nil {
 		s.iso.Throw(err)
 	}
-	raw := s.toWasm(v, t.typ.elem)
-	old, ok := t.rawGrow(delta, raw, s.refKeep(v, t.typ.elem))
 	if !ok {
 		s.throwRange("WebAssembly.Table.grow(): failed to grow table by %d", delta)
 	}
