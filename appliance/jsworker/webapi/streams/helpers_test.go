@@ -17,7 +17,6 @@ import (
 	"github.com/dwk/fleet/appliance/jsworker/webapi/clone"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/encoding"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
-	"github.com/dwk/fleet/appliance/jsworker/webapi/lang"
 )
 
 // jsCase is JavaScript run as an async function body and the JSON it
@@ -42,10 +41,12 @@ func runCases(t *testing.T, iso *jsrt.Isolate, cases []jsCase) {
 	}
 }
 
-// newIsolate is an isolate with the extensions the streams run with in
-// dwk (lang, events, encoding, clone) and the test helpers.
+// newIsolate is an isolate with the extensions the streams use in dwk
+// (events, encoding, clone) and the test helpers. Without the lang
+// extension, Symbol.asyncIterator is the Symbol.for("Symbol.asyncIterator")
+// that lang defines it as.
 func newIsolate(t testing.TB) *jsrt.Isolate {
-	return jsrttest.New(t, lang.Extension, events.Extension, encoding.Extension, clone.Extension, Extension, testExtension)
+	return jsrttest.New(t, events.Extension, encoding.Extension, clone.Extension, Extension, testExtension)
 }
 
 // testExtension gives the tests helpers: collect(stream) reads a stream

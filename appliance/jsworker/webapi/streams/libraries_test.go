@@ -68,7 +68,7 @@ func TestLibraryPatterns(t *testing.T) {
 			const parts = [enc.subarray(0, 5), enc.subarray(5, 17), enc.subarray(17)];
 			const events = ReadableStream.from(parts).pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
 			const out = [];
-			const it = events[Symbol.asyncIterator]();
+			const it = events[Symbol.asyncIterator || Symbol.for("Symbol.asyncIterator")]();
 			for (;;) { const { value, done } = await it.next(); if (done) break; out.push(JSON.parse(value)); }
 			return [out, events instanceof ReadableStream];`,
 			`[[{"a":1},{"b":"é"}],true]`},
