@@ -1,7 +1,9 @@
 package jsworker_test
 
 import (
+	"fmt"
 	"net/http/httptest"
+	"runtime"
 	"testing"
 
 	"github.com/dwk/fleet/appliance/jsworker"
@@ -12,8 +14,28 @@ import (
 // it, without the network: the adapter's cost per request.
 func BenchmarkFetchHello(b *testing.B) {
 	w := loadB(b, "bench", jsworker.Config{})
+	fetchHello(b, w)
+}
+
+// BenchmarkFetchHelloCores runs BenchmarkFetchHello's handler on one core
+// (one isolate) and on every core (one isolate each): how the isolate
+// model spreads a worker's stateless requests over cores.
+func BenchmarkFetchHelloCores(b *testing.B) {
+	max := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(max)
+	for _, n := range []int{1, max} {
+		b.Run(fmt.Sprintf("cores=%d", n), func(b *testing.B) {
+			runtime.GOMAXPROCS(n)
+			w := loadB(b, "bench", jsworker.Config{Name: fmt.Sprintf("bench-%d", n), Isolates: n})
+			fetchHello(b, w)
+		})
+	}
+}
+
+func fetchHello(b *testing.B, w *jsworker.Worker) {
 	env := worker.NewEnv("bench", worker.Bindings{})
 	b.ReportAllocs()
+	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			r := httptest.NewRequest("GET", "http://example.com/", nil)
@@ -24,4 +46,5 @@ func BenchmarkFetchHello(b *testing.B) {
 			}
 		}
 	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
 }

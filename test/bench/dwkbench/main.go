@@ -72,6 +72,7 @@ var benches = []bench{
 	{"namespaces", benchNamespaces},
 	{"backup", benchBackup},
 	{"objectapi", benchObjectAPI},
+	{"js", benchJS},
 }
 
 func main() {
