@@ -1,17 +1,18 @@
 // Package streams is the WHATWG Streams standard for dwk's JavaScript
 // runtime, and the stream classes built on it: ReadableStream (default
 // and byte streams, default and BYOB readers, tee, pipeTo, pipeThrough,
-// async iteration, ReadableStream.from), WritableStream, TransformStream,
-// the two queuing strategies, TextEncoderStream and TextDecoderStream,
-// CompressionStream and DecompressionStream ("gzip", "deflate",
-// "deflate-raw"), and Cloudflare's IdentityTransformStream and
-// FixedLengthStream.
+// async iteration, ReadableStream.from, and Cloudflare's BYOB
+// readAtLeast), WritableStream, TransformStream, the two queuing
+// strategies, TextEncoderStream and TextDecoderStream, CompressionStream
+// and DecompressionStream ("gzip", "deflate", "deflate-raw"), and
+// Cloudflare's IdentityTransformStream and FixedLengthStream.
 //
 // The streams follow the spec's algorithms (the reference
 // implementation's structure, over internal records that the public
 // classes wrap), so that ordering, backpressure and error propagation are
 // what libraries expect. The hot paths avoid the spec's promise per step
-// where nothing can observe it: a read of a queued chunk makes one
+// where only timing could tell (see Differences): a read of a queued
+// chunk makes one
 // promise (none through internal.chunkReader), a pipe moves chunks
 // without a promise per chunk, and the reader's closed and the writer's
 // ready and closed promises are made only when asked for. Byte work is Go:
@@ -60,11 +61,13 @@
 // They read internal.utf8Encode when the encoding extension defines it
 // (for TextEncoderStream and string chunks), and TextDecoderStream uses
 // the global TextDecoder when there is one (every encoding it knows);
-// without them they fall back on UTF-8 natives of their own.
-// DOMException, AbortSignal and AbortController (the events extension)
-// are looked up when used: pipeTo's signal must be an AbortSignal, and a
-// WritableStreamDefaultController's signal is undefined without
-// AbortController.
+// without them they fall back on UTF-8 natives of their own. The events
+// extension's signals are looked up when used: pipeTo's signal must be
+// an AbortSignal (internal.isAbortSignal) and its abort runs as an abort
+// algorithm (internal.onAbort); a WritableStreamDefaultController's
+// signal (internal.newAbortSignal, made when first asked for) is
+// undefined without the events extension. With the clone extension,
+// structuredClone of a stream is a DataCloneError.
 //
 // # Differences
 //
@@ -82,8 +85,10 @@
 // byte stream, and the view given to a BYOB read, keep their buffers, and
 // a BYOB read resolves with a new view over the reader's own buffer.
 // Code that reuses a buffer after enqueueing it sees its changes reach
-// the reader. As in workerd, CompressionStream, DecompressionStream and
-// TextEncoderStream have byte-stream readable sides; compression streams
+// the reader. As in workerd, the text and compression streams are
+// subclasses of TransformStream, CompressionStream, DecompressionStream
+// and TextEncoderStream have byte-stream readable sides, compression
+// streams
 // accept string chunks (as UTF-8); a DecompressionStream fails on
 // corrupt input with "Decompression failed.", on bytes after the end of
 // the compressed data, and on a close before it ended (workerd's strict
@@ -92,5 +97,8 @@
 // subclasses of TransformStream whose writes settle when the bytes are
 // read; their writes accept strings (as UTF-8) and reject other
 // non-bytes without erroring the stream; a FixedLengthStream errors both
-// sides on a write past its length or a close before it.
+// sides on a write past its length or a close before it. Bodies read
+// through readAllBytes, readAllText and chunkReader may have string
+// chunks (as UTF-8), other views and ArrayBuffers, where the Fetch
+// standard and Cloudflare take only Uint8Arrays.
 package streams

@@ -131,7 +131,6 @@ class PromiseRead {
 
 function readerLockError(what) { return new TypeError(`Cannot ${what} a stream using a released reader`); }
 
-let readerImpl;
 class ReadableStreamDefaultReader {
   #r;
   constructor(stream) {
@@ -144,7 +143,6 @@ class ReadableStreamDefaultReader {
     }
     this.#r.pub = this;
   }
-  static { readerImpl = (x) => (x !== null && typeof x === "object" && #r in x) ? x.#r : undefined; }
   get closed() {
     const r = this.#r;
     return r.closed.promise();

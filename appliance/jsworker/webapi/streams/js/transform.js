@@ -257,7 +257,6 @@ function newTransform(transform, flush, cancel, bytes = false) {
   return ts;
 }
 
-let transformImpl;
 class TransformStream {
   #ts;
   constructor(transformer = undefined, writableStrategy = undefined, readableStrategy = undefined) {
@@ -290,7 +289,6 @@ class TransformStream {
     if (start) startPromise.resolve(start.call(transformer, c.pub));
     else startPromise.resolve(undefined);
   }
-  static { transformImpl = (x) => (x !== null && typeof x === "object" && #ts in x) ? x.#ts : undefined; }
   get readable() { return this.#ts.readable.pub; }
   get writable() { return this.#ts.writable.pub; }
 }

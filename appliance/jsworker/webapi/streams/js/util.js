@@ -36,16 +36,6 @@ function markHandled(p) { p.then(undefined, noop); }
 // (the common case) costs no allocation.
 function thenable(v) { return v === undefined ? RESOLVED : Promise.resolve(v); }
 
-// promiseCall calls fn and returns a promise of its result; a throw
-// becomes a rejection.
-function promiseCall(fn, thisArg, a, b) {
-  try {
-    return thenable(fn.call(thisArg, a, b));
-  } catch (e) {
-    return Promise.reject(e);
-  }
-}
-
 // Settled is a promise a stream's reader or writer exposes (closed,
 // ready) that the stream settles and replaces often. The promise is only
 // made when JavaScript asks for it, so the streams' own consumers (pipes,
@@ -235,16 +225,6 @@ function copyU8(v, strings, what) {
 function utf8Encode(s) {
   const enc = internal.utf8Encode;
   return enc ? enc(s) : natives.utf8Encode(s);
-}
-
-// domException makes a DOMException when the events extension defined
-// it, else an Error with its name.
-function domException(message, name) {
-  const D = global.DOMException;
-  if (typeof D === "function") return new D(message, name);
-  const e = new Error(message);
-  e.name = name;
-  return e;
 }
 
 // isAbortSignal reports whether v is an AbortSignal (or, without the

@@ -557,8 +557,3 @@ class WritableStream {
   }
 }
 webidl(WritableStream, "WritableStream");
-
-function newWriter(wr) {
-  new WritableStreamDefaultWriter(INTERNAL, wr); // eslint-disable-line no-new
-  return wr.pub;
-}
