@@ -17,25 +17,32 @@ var Extension = jsrt.Extension{Name: "lang", Install: install, JS: prelude()}
 //go:embed *.js
 var sources embed.FS
 
-// preludeFiles are the prelude's parts, in the order they run.
-var preludeFiles = []string{
-	"regexp.js",
-	"builtins.js",
-	"iterator.js",
+// preludeParts are the prelude's parts, in the order they run; the files
+// of one part share a block, so the Intl files see one another's names.
+var preludeParts = [][]string{
+	{"regexp.js"},
+	{"builtins.js"},
+	{"iterator.js"},
+	{"intl_locale.js", "intl_number.js", "intl_datetime.js", "intl_collator.js", "intl_plural.js",
+		"intl_relativetime.js", "intl_list.js", "intl_segmenter.js", "intl_install.js"},
 }
 
-// prelude joins the parts, each in a block of its own so their top-level
-// names do not collide.
+// prelude joins the parts, each in a block of its own so that their
+// top-level names do not collide.
 func prelude() string {
 	var b strings.Builder
-	for _, name := range preludeFiles {
-		src, err := sources.ReadFile(name)
-		if err != nil {
-			panic("lang: missing prelude part " + name)
+	for _, files := range preludeParts {
+		b.WriteString("{\n")
+		for _, name := range files {
+			src, err := sources.ReadFile(name)
+			if err != nil {
+				panic("lang: missing prelude file " + name)
+			}
+			b.WriteString("// ---- " + name + "\n")
+			b.Write(src)
+			b.WriteString("\n")
 		}
-		b.WriteString("// ---- " + name + "\n{\n")
-		b.Write(src)
-		b.WriteString("\n}\n")
+		b.WriteString("}\n")
 	}
 	return b.String()
 }
@@ -75,6 +82,6 @@ func install(iso *jsrt.Isolate, host *goja.Object) error {
 			return err
 		}
 	}
-	// n.installIntl(o)
+	n.installIntl(o)
 	return host.Set("lang", o)
 }
