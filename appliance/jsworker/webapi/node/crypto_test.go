@@ -94,6 +94,7 @@ func TestKeyDerivation(t *testing.T) {
 		{"scryptSync RFC 7914", importCrypto + `return crypto.scryptSync("password", "NaCl", 64, { N: 1024, r: 8, p: 16 }).toString("hex")`,
 			`"fdbabe1c9d3472007856e7190d01e9fe7c6ad7cbc8237830e77376634b3731622eaf30d92e22a3886ff109279d9830dac727afb94a83ee6d8360cbdfa2cc0640"`},
 		{"scrypt with a callback", importCrypto + `return await new Promise(r => crypto.scrypt("pw", "salt", 8, (e, k) => r([e, k.length])))`, `[null,8]`},
+		{"zero-length keys", importCrypto + `return [crypto.pbkdf2Sync("a", "b", 1, 0, "sha256").length, crypto.hkdfSync("sha256", "a", "b", "c", 0).byteLength, crypto.scryptSync("a", "b", 0).length]`, `[0,0,0]`},
 	})
 	runErrorCases(t, iso, []errorCase{
 		{"pbkdf2 without a digest", importCrypto + `crypto.pbkdf2Sync("p", "s", 1, 20)`, "TypeError", `The "digest" argument must be of type string`},
@@ -261,6 +262,9 @@ func TestSignAndVerify(t *testing.T) {
 	runErrorCases(t, iso, []errorCase{
 		{"sign with a public key", importCrypto + `crypto.sign("sha256", Buffer.from("x"), ` + quote(spki(&rsaKey.PublicKey)) + `)`, "TypeError", "a private key is needed"},
 		{"garbage key", importCrypto + `crypto.createPrivateKey("not a key")`, "TypeError", "unsupported key: no PEM block found"},
+		{"JWK with a bad modulus", importCrypto + `crypto.createPublicKey({ key: { kty: "RSA", n: "AQ", e: "AQAB" }, format: "jwk" })`, "TypeError", `JWK RSA key: "n" or "e" is missing or invalid`},
+		{"JWK off the curve", importCrypto + `crypto.createPublicKey({ key: { kty: "EC", crv: "P-256", x: "AQ", y: "AQ" }, format: "jwk" })`, "TypeError", "are not a point of P-256"},
+		{"RSA too large to generate", importCrypto + `crypto.generateKeyPairSync("rsa", { modulusLength: 65536 })`, "RangeError", "modulusLength must be from 1024 to 16384 bits"},
 		{"encrypted key", importCrypto + `crypto.createPrivateKey("-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n")`, "TypeError", "the key is encrypted"},
 		{"unsupported function", importCrypto + `crypto.createECDH("prime256v1")`, "Error", "dwk does not support crypto.createECDH"},
 	})

@@ -24,7 +24,12 @@ func installKDF(iso *jsrt.Isolate, n *goja.Object) {
 		}
 		return append([]byte(nil), b...) // the work may run after JavaScript changed them
 	}
-	run := func(async bool, derive func() ([]byte, error)) goja.Value {
+	// run derives a key; a zero length, which Go's functions refuse,
+	// gives an empty key as in Node.
+	run := func(async bool, keylen int, derive func() ([]byte, error)) goja.Value {
+		if keylen == 0 {
+			derive = func() ([]byte, error) { return []byte{}, nil }
+		}
 		if !async {
 			key, err := derive()
 			if err != nil {
@@ -48,7 +53,7 @@ func installKDF(iso *jsrt.Isolate, n *goja.Object) {
 		if err != nil {
 			panic(codedError(iso, "TypeError", "ERR_CRYPTO_INVALID_DIGEST", "Invalid digest: "+c.Argument(4).String()))
 		}
-		return run(c.Argument(5).ToBoolean(), func() ([]byte, error) {
+		return run(c.Argument(5).ToBoolean(), keylen, func() ([]byte, error) {
 			return pbkdf2.Key(newHash, string(pass), salt, iter, keylen)
 		})
 	})
@@ -63,7 +68,7 @@ func installKDF(iso *jsrt.Isolate, n *goja.Object) {
 		if max := 255 * newHash().Size(); keylen > max {
 			panic(codedError(iso, "RangeError", "ERR_CRYPTO_INVALID_KEYLEN", fmt.Sprintf("Invalid key length: hkdf with %s gives at most %d bytes", c.Argument(0).String(), max)))
 		}
-		return run(c.Argument(5).ToBoolean(), func() ([]byte, error) {
+		return run(c.Argument(5).ToBoolean(), keylen, func() ([]byte, error) {
 			return hkdf.Key(newHash, ikm, salt, string(info), keylen)
 		})
 	})
@@ -77,7 +82,7 @@ func installKDF(iso *jsrt.Isolate, n *goja.Object) {
 			panic(codedError(iso, "RangeError", "ERR_CRYPTO_INVALID_SCRYPT_PARAMS",
 				fmt.Sprintf("Invalid scrypt params: N must be a power of two above 1, r and p positive, and 128*N*r (%d) at most maxmem (%d)", 128*int64(N)*int64(r), maxmem)))
 		}
-		return run(c.Argument(7).ToBoolean(), func() ([]byte, error) {
+		return run(c.Argument(7).ToBoolean(), keylen, func() ([]byte, error) {
 			return scrypt.Key(pass, salt, N, r, p, keylen)
 		})
 	})

@@ -173,6 +173,9 @@ func parseJWK(want string, data []byte) (*keyState, error) {
 		return &keyState{secret: s}, nil
 	case "RSA":
 		pub := &rsa.PublicKey{N: bigOf(j.N), E: int(bigOf(j.E).Int64())}
+		if pub.N.BitLen() < 512 || pub.E < 3 || pub.E&1 == 0 {
+			return nil, errKeyFormat("JWK RSA key: \"n\" or \"e\" is missing or invalid")
+		}
 		k = &keyState{pub: pub}
 		if private {
 			priv := &rsa.PrivateKey{PublicKey: *pub, D: bigOf(j.D)}
@@ -191,6 +194,9 @@ func parseJWK(want string, data []byte) (*keyState, error) {
 			return nil, errKeyFormat(fmt.Sprintf("JWK curve %q", j.Crv))
 		}
 		pub := &ecdsa.PublicKey{Curve: curve, X: bigOf(j.X), Y: bigOf(j.Y)}
+		if _, err := pub.ECDH(); err != nil {
+			return nil, errKeyFormat("JWK EC key: \"x\" and \"y\" are not a point of " + j.Crv)
+		}
 		k = &keyState{pub: pub}
 		if private {
 			priv := &ecdsa.PrivateKey{PublicKey: *pub, D: bigOf(j.D)}
@@ -349,8 +355,8 @@ func generateKey(kind string, modulusLength int, curve string) (*keyState, error
 	var err error
 	switch kind {
 	case "rsa":
-		if modulusLength < 1024 {
-			return nil, jsrt.Errorf("RangeError", "modulusLength must be at least 1024 bits")
+		if modulusLength < 1024 || modulusLength > 16384 {
+			return nil, jsrt.Errorf("RangeError", "modulusLength must be from 1024 to 16384 bits, not %d", modulusLength)
 		}
 		priv, err = rsa.GenerateKey(nil, modulusLength)
 	case "ec":

@@ -26,6 +26,9 @@ func installRandom(iso *jsrt.Isolate, n *goja.Object) {
 	// checked that both are safe integers less than 2^48 apart.
 	n.Set("randomInt", func(c goja.FunctionCall) goja.Value {
 		lo, hi := c.Argument(0).ToInteger(), c.Argument(1).ToInteger()
+		if hi <= lo {
+			iso.Throw(jsrt.Errorf("RangeError", "randomInt needs max (%d) greater than min (%d)", hi, lo))
+		}
 		k, err := rand.Int(rand.Reader, big.NewInt(hi-lo))
 		if err != nil {
 			iso.Throw(err)
