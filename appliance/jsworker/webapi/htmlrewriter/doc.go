@@ -6,6 +6,12 @@
 //
 // # How it works
 //
+// Text and comment handlers of a selector see the text and comments of
+// every element it matches, descendants included, once per chunk however
+// many of the open elements match; text comes in chunks as the input
+// does, and each text node ends with an empty chunk whose lastInTextNode
+// is true, as in lol-html.
+//
 // Go does the per-token work: golang.org/x/net/html's tokenizer splits
 // each chunk of the body into tokens (a token that a chunk cuts off waits
 // for the next chunk; see feed.go), a stack of open elements stands in
@@ -49,11 +55,13 @@
 // option and optgroup, table rows, cells and sections, and head by body.
 // lol-html keeps them open until an ancestor's end tag, so there `ul > li`
 // and li:nth-child(2) miss the second of two unclosed list items, which
-// match here as in a browser. At such an implied end, the element's
-// end-tag handler runs (with an EndTag whose removal removes nothing) and
-// its append() and after() content goes where the next element starts.
-// Elements still open at the end of the document get no end-tag handler,
-// as in lol-html.
+// match here as in a browser. At such an implied end, each element closed
+// gets an end of its own: its end-tag handler runs (with an EndTag whose
+// removal removes nothing) and its append() and after() content goes
+// where the next element starts. A written end tag that closes several
+// elements is, as in lol-html, one EndTag that their end-tag handlers
+// see in turn, innermost first. Elements still open at the end of the
+// document get no end-tag handler, as in lol-html.
 //
 // lol-html's strict mode, which stops with a parser error on markup whose
 // tokenizing depends on tree-building state it does not keep (text in a

@@ -14,6 +14,10 @@ import (
 // next chunk.
 var errNeedMore = errors.New("htmlrewriter: the chunk ended inside a token")
 
+// minWait is the size from which a token that does not end in its window
+// waits for the input to double before it is tokenized again.
+const minWait = 4096
+
 // errEnded is a feed after the last chunk.
 var errEnded = errors.New("htmlrewriter: the document has ended")
 
@@ -64,9 +68,18 @@ func (s *scanner) feed(chunk []byte, final bool) (consumed int, entries []entry,
 	if s.ended {
 		return 0, nil, errEnded
 	}
+	s.out, s.arena, s.attrArena = s.out[:0], s.arena[:0], s.attrArena[:0]
+	if !final && len(s.tail)+len(chunk) < s.waitFor {
+		// A long token is still coming in: read it again only once the
+		// input has doubled, so that a megabyte of attribute costs
+		// O(n log n), not O(n²).
+		s.tail = append(s.tail, chunk...)
+		s.window = s.window[:0]
+		return 0, s.out, nil
+	}
 	window := make([]byte, 0, len(s.tail)+len(chunk))
 	window = append(append(window, s.tail...), chunk...)
-	s.out, s.arena, s.attrArena = s.out[:0], s.arena[:0], s.attrArena[:0]
+	s.scanned += len(window)
 
 	r := &chunkReader{b: window, final: final}
 	if s.rawTag != "" {
@@ -117,6 +130,10 @@ func (s *scanner) feed(chunk []byte, final bool) (consumed int, entries []entry,
 		s.tail = nil
 	} else {
 		s.tail = append([]byte(nil), window[off:]...)
+		s.waitFor = 0
+		if off == 0 && len(window) >= minWait {
+			s.waitFor = 2 * len(window)
+		}
 	}
 	s.window = window[:off]
 	return off, s.out, nil

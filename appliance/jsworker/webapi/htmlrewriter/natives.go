@@ -110,6 +110,7 @@ func scannerObject(iso *jsrt.Isolate, s *scanner) goja.Value {
 //	start tag: name, raw name, [name, value, raw]… flat, selfClosing, canHaveContent, namespace
 //
 // (an attribute's raw text is null when it is name="value").
+//
 //	end tag:   name, pops
 //	text:      text, last
 //	comment:   text

@@ -60,6 +60,12 @@ type scanner struct {
 	window []byte // the bytes the last feed consumed
 	rawTag string // the raw text element the tokenizer is inside, or ""
 	ended  bool
+	// waitFor is the size the window must reach before it is tokenized
+	// again, when a long token did not end in the last one.
+	waitFor int
+	// scanned counts the bytes tokenized, which is more than the input
+	// by what was tokenized again after a chunk cut a token off.
+	scanned int
 
 	inText   bool  // a text node is open
 	textRegs []int // the registrations that see it
@@ -68,10 +74,10 @@ type scanner struct {
 	arena     []int     // the regs of out
 	attrArena []rawAttr // the attrs of out
 	closed    []string  // scratch for closeAt
-	attrs  []rawAttr
-	cur    []uint64
-	names  map[string]string
-	lower  []byte
+	attrs     []rawAttr
+	cur       []uint64
+	names     map[string]string
+	lower     []byte
 }
 
 func newScanner(p *program) *scanner {
@@ -109,21 +115,21 @@ func (s *scanner) intern(b []byte) string {
 	return v
 }
 
-// activeText returns the registrations whose text handlers see text now.
-func (s *scanner) activeText() []int {
-	var regs []int
+// activeText sets s.textRegs to the registrations whose text handlers
+// see text now.
+func (s *scanner) activeText() {
+	s.textRegs = s.textRegs[:0]
 	for r := range s.prog.regs {
 		if s.prog.docText[r] || s.tree.textOn[r] > 0 {
-			regs = append(regs, r)
+			s.textRegs = append(s.textRegs, r)
 		}
 	}
-	return regs
 }
 
 func (s *scanner) onText(raw []byte, start, end int) {
 	if !s.inText {
 		s.inText = true
-		s.textRegs = append(s.textRegs[:0], s.activeText()...)
+		s.activeText()
 	}
 	if len(s.textRegs) == 0 {
 		return
@@ -181,7 +187,7 @@ func (s *scanner) onStartTag(z *html.Tokenizer, raw []byte, start, end int) {
 	nth, nthType := s.tree.addChild(name)
 	el := element{name: name, html: ns == nsHTML, raw: raw, attrs: t.attrs, nth: nth, nthType: nthType}
 	s.prog.bits(&el, s.cur)
-	chain := append(s.tree.chain, s.cur)
+	chain := s.tree.chainWith(s.cur)
 	var elemRegs, onRegs []int
 	for r, reg := range s.prog.regs {
 		if reg.sel == nil || !reg.sel.matches(chain, len(chain)-1) {
@@ -244,13 +250,14 @@ func (s *scanner) onComment(raw []byte, start, end int) {
 	if !s.prog.anyDocComments && !s.anyOn(s.tree.commentsOn) {
 		return
 	}
-	var regs []int
+	first := len(s.arena)
 	for r := range s.prog.regs {
 		if s.prog.docComments[r] || s.tree.commentsOn[r] > 0 {
-			regs = append(regs, r)
+			s.arena = append(s.arena, r)
 		}
 	}
-	s.out = append(s.out, entry{kind: entryComment, start: start, end: end, text: string(commentText(raw)), regs: s.regsOf(regs)})
+	regs := s.arena[first:len(s.arena):len(s.arena)]
+	s.out = append(s.out, entry{kind: entryComment, start: start, end: end, text: string(commentText(raw)), regs: regs})
 }
 
 func (s *scanner) anyOn(counts []int) bool {
@@ -268,13 +275,14 @@ func (s *scanner) onDoctype(raw []byte, start, end int) {
 	if !s.prog.anyDoctype {
 		return
 	}
-	var regs []int
+	first := len(s.arena)
 	for r := range s.prog.regs {
 		if s.prog.docDoctype[r] {
-			regs = append(regs, r)
+			s.arena = append(s.arena, r)
 		}
 	}
-	s.out = append(s.out, entry{kind: entryDoctype, start: start, end: end, doctype: parseDoctype(raw), regs: s.regsOf(regs)})
+	regs := s.arena[first:len(s.arena):len(s.arena)]
+	s.out = append(s.out, entry{kind: entryDoctype, start: start, end: end, doctype: parseDoctype(raw), regs: regs})
 }
 
 // eachAttr calls f with each attribute of a start tag entry of the last

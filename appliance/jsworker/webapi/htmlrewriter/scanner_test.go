@@ -192,3 +192,49 @@ func TestTokenizing(t *testing.T) {
 		t.Log(all)
 	}
 }
+
+// TestLongTokens feeds tokens of a megabyte in small chunks: they come
+// through whole, and the bytes tokenized stay within a small multiple of
+// the input.
+func TestLongTokens(t *testing.T) {
+	big := strings.Repeat("x", 1<<20)
+	for _, tc := range []struct{ name, doc string }{
+		{"attribute", `<p><img src="data:image/png;base64,` + big + `" alt=x></p>`},
+		{"comment", "<p><!--" + big + "--></p>"},
+		{"escaped script", "<script><!--\n" + big + "\n--></script><p>"},
+		{"text", "<p>" + big + "</p>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			regs := []registration{{sel: mustSelector(t, "p, img"), kinds: hasElement | hasText}, {kinds: hasComments}}
+			s := newScanner(compile(regs))
+			var consumed []byte
+			starts := 0
+			for rest := []byte(tc.doc); ; {
+				n := min(1024, len(rest))
+				_, es, err := s.feed(rest[:n], n == len(rest))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range es {
+					if e.kind == entryStart {
+						starts++
+					}
+				}
+				consumed = append(consumed, s.window...)
+				rest = rest[n:]
+				if len(rest) == 0 {
+					break
+				}
+			}
+			if string(consumed) != tc.doc {
+				t.Fatalf("the feeds consumed %d bytes, not the %d of the document", len(consumed), len(tc.doc))
+			}
+			if starts == 0 {
+				t.Errorf("no start tag reported")
+			}
+			if s.scanned > 4*len(tc.doc) {
+				t.Errorf("tokenized %d bytes for a document of %d", s.scanned, len(tc.doc))
+			}
+		})
+	}
+}

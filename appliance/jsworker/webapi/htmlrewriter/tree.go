@@ -85,6 +85,15 @@ func (t *tree) addChild(name string) (nth, nthType int) {
 	return *children, (*ofType)[name]
 }
 
+// chainWith returns the chain with bits, for an element that starts
+// now, after its ancestors.
+func (t *tree) chainWith(bits []uint64) [][]uint64 {
+	if len(t.chain) == cap(t.chain) {
+		t.chain = append(make([][]uint64, 0, 2*cap(t.chain)+8), t.chain...)
+	}
+	return append(t.chain, bits)
+}
+
 // push opens an element; bits and regs are copied.
 func (t *tree) push(name string, childNS namespace, bits []uint64, tracked bool, regs []int) {
 	n := len(t.stack)
