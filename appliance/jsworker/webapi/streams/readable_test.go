@@ -145,6 +145,17 @@ func TestReadableStream(t *testing.T) {
 			  try { structuredClone(s); return "cloned"; } catch (e) { return e.name; }
 			});`,
 			`["DataCloneError","DataCloneError","DataCloneError","DataCloneError"]`},
+		{"an app that replaces Promise does not change the streams", `
+			const P = globalThis.Promise;
+			globalThis.Promise = function Fake() { throw new Error("fake Promise"); };
+			try {
+			  const rs = new ReadableStream({ pull(c) { c.enqueue(1); c.close(); } });
+			  const r = rs.getReader();
+			  return [await r.read(), await r.read()];
+			} finally {
+			  globalThis.Promise = P;
+			}`,
+			`[{"done":false,"value":1},{"done":true,"value":null}]`},
 		{"a reader can be constructed directly", `
 			const rs = new ReadableStream({ start(c) { c.enqueue("x"); c.close(); } });
 			const r = new ReadableStreamDefaultReader(rs);

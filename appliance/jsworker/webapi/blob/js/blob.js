@@ -1,6 +1,7 @@
 // Blob: immutable bytes and a type. A Blob holds a Uint8Array that
 // nothing changes; slices and Blobs made of one Blob share its memory.
 const natives = host.blob;
+const Promise = global.Promise; // as the prelude found it
 const INTERNAL = Symbol("internal");
 const EMPTY = new Uint8Array(0);
 const isView = ArrayBuffer.isView;

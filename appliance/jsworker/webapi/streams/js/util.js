@@ -1,6 +1,10 @@
 // Helpers the streams share: promises, settled-on-demand promises,
 // queues with sizes, Web IDL conversions and byte views.
 const natives = host.streams;
+// The intrinsics the streams use, as the prelude found them: an app that
+// replaces the globals does not change how streams work.
+const Promise = global.Promise;
+const queueMicrotask = global.queueMicrotask;
 
 // INTERNAL is the token with which the preludes construct the public
 // wrappers (controllers, readers) that apps may not construct.
