@@ -11,6 +11,7 @@ import (
 	"github.com/dwk/fleet/appliance/jsworker/webapi/node"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/streams"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/url"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/wasm"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/webcrypto"
 )
 
@@ -26,6 +27,7 @@ func extensions(node bool) []jsrt.Extension {
 		streams.Extension,
 		webcrypto.Extension,
 		fetch.Extension,
+		wasm.Extension,
 		jsbind.Extension,
 	}
 	if node {

@@ -1,6 +1,7 @@
 package jsworker
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/dop251/goja/parser"
 
 	"github.com/dwk/fleet/appliance/jsworker/bundle"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/wasm"
 )
 
 // Script is a bundle compiled once, to run in every isolate of a worker.
@@ -34,6 +36,14 @@ func Compile(b *bundle.Bundle) (*Script, error) {
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {
 		return nil, fmt.Errorf("compile: %w", err)
+	}
+	// CompiledWasm modules are compiled now, once for every isolate.
+	for _, m := range b.Modules {
+		if m.Type == bundle.RuleCompiledWasm {
+			if err := wasm.Precompile(context.Background(), m.Bytes); err != nil {
+				return nil, fmt.Errorf("%s: %w", m.Name, err)
+			}
+		}
 	}
 	return &Script{prg: prg, modules: b.Modules, hash: b.Hash}, nil
 }

@@ -355,3 +355,6 @@ func (i *Isolate) SetLocal(key, v any) {
 	}
 	i.locals[key] = v
 }
+
+// CPULimit is the CPU time one event of the isolate may use.
+func (i *Isolate) CPULimit() time.Duration { return i.cfg.CPULimit }

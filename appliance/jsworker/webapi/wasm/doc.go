@@ -47,8 +47,8 @@
 // does. The package adds a stop flag to every module it compiles, checked
 // at the head of every loop and every function (instrument.go), and stops
 // an outermost call into WebAssembly when its event's context ends or when
-// it runs past what was left of the event's CPU time (Options.CPULimit,
-// which must be the isolates' jsrt.Config.CPULimit) at the watchdog's
+// it runs past what was left of the event's CPU time (the isolate's
+// jsrt.Config.CPULimit) at the watchdog's
 // next tick (watch.go). The call throws a RuntimeError saying why; the
 // instances stay usable. Every memory is capped at 128 MiB, so that a
 // module growing its memory in a loop cannot exhaust the process.

@@ -14,29 +14,28 @@ var preludeJS string
 
 // Options configure the extension.
 type Options struct {
-	// CPULimit is the CPU time an event may use (the isolates'
-	// jsrt.Config.CPULimit): a call into WebAssembly is stopped when its
-	// event would pass it (see the package doc). Default:
-	// jsrt.DefaultCPULimit.
+	// CPULimit is the CPU time an event may use: a call into WebAssembly
+	// is stopped when its event would pass it (see the package doc).
+	// Default: the isolate's own (jsrt.Isolate.CPULimit).
 	CPULimit time.Duration
 }
 
 // installHook, when set (by tests), sees the state of every isolate.
 var installHook func(*jsrt.Isolate, *state)
 
-// Extension is the WebAssembly namespace for isolates whose CPU limit is
-// jsrt.DefaultCPULimit; New makes it for another limit.
+// Extension is the WebAssembly namespace, stopping calls at the
+// isolate's CPU limit.
 var Extension = New(Options{})
 
 // New returns the extension with options o.
 func New(o Options) jsrt.Extension {
-	limit := o.CPULimit
-	if limit <= 0 {
-		limit = jsrt.DefaultCPULimit
-	}
 	return jsrt.Extension{
 		Name: "wasm",
 		Install: func(iso *jsrt.Isolate, host *goja.Object) error {
+			limit := o.CPULimit
+			if limit <= 0 {
+				limit = iso.CPULimit()
+			}
 			s := newState(iso, limit)
 			if installHook != nil {
 				installHook(iso, s)
