@@ -64,9 +64,10 @@
 // document get no end-tag handler, as in lol-html.
 //
 // lol-html's strict mode, which stops with a parser error on markup whose
-// tokenizing depends on tree-building state it does not keep (text in a
-// select's style, say), and its 3 MiB buffering limit are not reproduced:
-// such documents are tokenized as golang.org/x/net/html does. Element has
+// tokenizing depends on tree-building state it does not keep (a script,
+// style or other raw text element inside a select or after a frameset),
+// and its 3 MiB buffering limit are not reproduced: such documents are
+// tokenized as golang.org/x/net/html does. Element has
 // selfClosing and canHaveContent, as lol-html's Rust API has. Chunks of
 // the body's stream may be strings (read as UTF-8) as well as bytes.
 // transform() drops the Content-Length header, since the length changes.

@@ -58,6 +58,11 @@ func TestHandlers(t *testing.T) {
 			`const rw = new HTMLRewriter().on("p", { element(el) { el.append("!"); } });
 			 return [await internal.rewriteHTML(rw, "<p>a</p>"), await internal.rewriteHTML(rw, "<p>b</p>")];`,
 			`["\u003cp\u003ea!\u003c/p\u003e","\u003cp\u003eb!\u003c/p\u003e"]`},
+		{"chunks given as an array",
+			`const seen = [];
+			 const rw = new HTMLRewriter().on("p", { element(el) { el.setAttribute("k", el.getAttribute("class")); }, text(t) { seen.push(t.text); } });
+			 return [await internal.rewriteHTML(rw, ["<p cla", "ss=x>a", "b</p>"]), seen];`,
+			`["\u003cp class=x k=\"x\"\u003eab\u003c/p\u003e",["a","b",""]]`},
 		{"on and onDocument return the rewriter",
 			`const rw = new HTMLRewriter(); return [rw.on("p", {}) === rw, rw.onDocument({}) === rw, Object.prototype.toString.call(rw)];`,
 			`[true,true,"[object HTMLRewriter]"]`},

@@ -46,6 +46,7 @@ class HTMLRewriter {
     if (!global.Response || !(response instanceof global.Response)) {
       throw new TypeError("Failed to execute 'transform' on 'HTMLRewriter': parameter 1 is not of type 'Response'.");
     }
+    if (!global.ReadableStream) throw new TypeError("HTMLRewriter.transform needs ReadableStream, which the streams extension defines.");
     if (response.bodyUsed) {
       throw new TypeError("This ReadableStream is disturbed (has already been read from), and cannot be used as a body.");
     }
