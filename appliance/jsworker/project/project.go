@@ -25,7 +25,8 @@ type Options struct {
 	BuildLog io.Writer
 	// Logger receives the worker's console output and errors.
 	Logger *slog.Logger
-	// CPULimit bounds one event's CPU time. Default: 30s.
+	// CPULimit bounds one event's CPU time. Default: the wrangler file's
+	// limits.cpu_ms, else 30s.
 	CPULimit time.Duration
 	// Isolates and ObjectIsolates size the worker's isolate pools.
 	// Default: GOMAXPROCS each.
@@ -103,7 +104,10 @@ func Load(ctx context.Context, path string, opts Options) (*Project, error) {
 		p.JS.Assets = &jsworker.Assets{Server: srv, Binding: a.Binding, WorkerFirst: a.RunWorkerFirst, WorkerFirstRoutes: a.RunWorkerFirstRoutes}
 	}
 	p.JS.Logger = opts.Logger
-	p.JS.CPULimit = opts.CPULimit
+	p.JS.CPULimit = w.CPULimit
+	if opts.CPULimit > 0 {
+		p.JS.CPULimit = opts.CPULimit
+	}
 	p.JS.Isolates = opts.Isolates
 	p.JS.ObjectIsolates = opts.ObjectIsolates
 	return p, nil

@@ -76,6 +76,7 @@ var keys = []key{
 	{"jsx_fragment", inherited, read, ""},
 	{"minify", inherited, read, ""},
 	{"keep_names", inherited, read, ""},
+	{"limits", inherited, read, ""},
 
 	// Meaningless on dwk: warnings.
 	{"account_id", inherited, ignored, "dwk has no Cloudflare account"},
@@ -83,7 +84,6 @@ var keys = []key{
 	{"preview_urls", inherited, ignored, "dwk has no preview URLs"},
 	{"route", inherited, ignored, "dwk routes requests by the routes in dwk.json"},
 	{"routes", inherited, ignored, "dwk routes requests by the routes in dwk.json"},
-	{"limits", inherited, ignored, "dwk does not enforce Cloudflare's CPU-time and subrequest limits"},
 	{"placement", inherited, ignored, "dwk runs the worker on its own replicas; there is no Smart Placement"},
 	{"observability", inherited, ignored, "dwk writes its own logs and /metrics"},
 	{"logpush", inherited, ignored, "dwk has no Logpush; its logs go where dwk.json says"},

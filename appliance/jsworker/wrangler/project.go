@@ -1,5 +1,7 @@
 package wrangler
 
+import "time"
+
 // Project is a wrangler project resolved for one environment: every key
 // dwk reads, with wrangler's defaults applied and every path absolute.
 // Load makes it; the bundler and the JavaScript runtime read it.
@@ -62,6 +64,10 @@ type Project struct {
 	Crons []string
 	// Assets is assets; nil when the worker has none.
 	Assets *Assets
+
+	// CPULimit is limits.cpu_ms: the CPU time one event may use. Zero:
+	// dwk's default (30 s, as Cloudflare's).
+	CPULimit time.Duration
 
 	// Build is build: the custom build command run before bundling.
 	Build Build

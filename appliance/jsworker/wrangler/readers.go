@@ -38,6 +38,24 @@ var readers = map[string]func(l *loader, o *obj, k string){
 	"tsconfig":                readTSConfig,
 	"jsx_factory":             readJSX(func(b *Bundle) *string { return &b.JSXFactory }),
 	"jsx_fragment":            readJSX(func(b *Bundle) *string { return &b.JSXFragment }),
+	"limits":                  readLimits,
+}
+
+// maxCPUMs is the largest limits.cpu_ms Cloudflare accepts: 5 minutes.
+const maxCPUMs = 300_000
+
+// readLimits reads limits: cpu_ms is the CPU time one event may use;
+// subrequests is not enforced.
+func readLimits(l *loader, o *obj, k string) {
+	lo := o.child(k)
+	if lo == nil {
+		return
+	}
+	if ms, ok := lo.integer("cpu_ms", 1, maxCPUMs); ok {
+		l.p.CPULimit = time.Duration(ms) * time.Millisecond
+	}
+	lo.ignore("subrequests", "dwk does not count subrequests")
+	lo.done()
 }
 
 // workerName is wrangler's rule for worker names (isValidName).
