@@ -38,6 +38,12 @@ func TestStreamPipeline(t *testing.T) {
 		{"promisified pipeline", importStream + collect + `const p = __dwk_import("node:util").promisify(pipeline); const w = collector(); await p(Readable.from([1, 2]), w); return w.out`, `[1,2]`},
 		{"pipeline into a Web WritableStream", importStream + `const out = []; const ws = new WritableStream({ write(c) { out.push(c); } });
 			await __dwk_import("node:stream/promises").pipeline(Readable.from(["a", "b"]), ws); return out`, `["a","b"]`},
+		{"many chunks through slow and fast stages keep their order", importStream + collect + `const w = collector(); let k = 0;
+			const src = new Readable({ objectMode: true, highWaterMark: 1, read() { const n = k++; if (n % 7 === 0) setTimeout(() => this.push(n < 500 ? n : null), 0); else this.push(n < 500 ? n : null); } });
+			const slow = new Transform({ objectMode: true, highWaterMark: 1, transform(c, e, cb) { if (c % 3 === 0) setTimeout(() => cb(null, c), 0); else cb(null, c); } });
+			const fast = new PassThrough({ objectMode: true, highWaterMark: 2 });
+			await run(src, slow, fast, w);
+			return [w.out.length, w.out.every((v, i) => v === i)]`, `[500,true]`},
 		{"backpressure", importStream + `let pending = 0, max = 0; const w = new Writable({ highWaterMark: 2, objectMode: true, write(c, e, cb) { pending++; max = Math.max(max, pending); setTimeout(() => { pending--; cb(); }, 1); } });
 			let reads = 0; const r = new Readable({ objectMode: true, highWaterMark: 2, read() { reads++; this.push(reads <= 20 ? reads : null); } });
 			await new Promise((res, rej) => pipeline(r, w, e => e ? rej(e) : res())); return [max, reads]`, `[1,21]`},
