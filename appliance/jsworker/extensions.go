@@ -3,10 +3,12 @@ package jsworker
 import (
 	"github.com/dwk/fleet/appliance/jsworker/jsbind"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/blob"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/clone"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/encoding"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/fetch"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/htmlrewriter"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/lang"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/node"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/streams"
@@ -25,8 +27,10 @@ func extensions(node bool) []jsrt.Extension {
 		url.Extension,
 		clone.Extension,
 		streams.Extension,
+		blob.Extension,
 		webcrypto.Extension,
 		fetch.Extension,
+		htmlrewriter.Extension,
 		wasm.Extension,
 		jsbind.Extension,
 	}

@@ -25,7 +25,7 @@ class Body {
       return [new Body(BYTES, body), contentType];
     }
     if (global.Blob && init instanceof Blob) {
-      if (internal.blobBytes) return [new Body(BYTES, internal.blobBytes(init)), init.type || null];
+      if (internal.blobBytes) return [new Body(BYTES, internal.blobBytes(init).slice()), init.type || null];
       return [new Body(STREAM, init.stream()), init.type || null];
     }
     if (init && typeof init === "object" && typeof init.getReader === "function") return [new Body(STREAM, init), null];
@@ -93,7 +93,13 @@ internal.bodyMixin = function bodyMixin(cls, get, contentType) {
   const p = cls.prototype;
   const define = (name, fn) => Object.defineProperty(p, name, { value: fn, writable: true, configurable: true });
   Object.defineProperty(p, "body", { get() { const b = get(this); return b === null ? null : b.stream(); }, configurable: true });
-  Object.defineProperty(p, "bodyUsed", { get() { const b = get(this); return b !== null && b.used; }, configurable: true });
+  Object.defineProperty(p, "bodyUsed", {
+    get() {
+      const b = get(this);
+      return b !== null && (b.used || (b.kind === STREAM && !!internal.isStreamDisturbed && internal.isStreamDisturbed(b.value)));
+    },
+    configurable: true,
+  });
   define("text", function text() { const b = get(this); return b === null ? Promise.resolve("") : b.text(); });
   define("bytes", function bytes() { const b = get(this); return b === null ? Promise.resolve(new Uint8Array(0)) : b.bytes(); });
   define("arrayBuffer", function arrayBuffer() {
@@ -102,7 +108,7 @@ internal.bodyMixin = function bodyMixin(cls, get, contentType) {
   define("json", function json() { return this.text().then((t) => JSON.parse(t)); });
   define("blob", function blob() {
     const type = contentType(this);
-    return this.bytes().then((u8) => new Blob([u8], { type: type || "" }));
+    return this.bytes().then((u8) => (internal.newBlob ? internal.newBlob(u8, type || "") : new Blob([u8], { type: type || "" })));
   });
   define("formData", function formData() {
     const type = contentType(this) || "";
