@@ -2,6 +2,7 @@ package node_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func runErrorCases(t *testing.T, iso *jsrt.Isolate, cases []errorCase) {
 			if err == nil {
 				t.Fatalf("no error\nbody:\n%s", tc.body)
 			}
-			if !asJSError(err, &je) {
+			if !errors.As(err, &je) {
 				t.Fatalf("got %v, want a JavaScript %s", err, tc.class)
 			}
 			if je.Name != tc.class || !strings.Contains(je.Message, tc.message) {

@@ -2,19 +2,15 @@ package node_test
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/node"
 )
-
-func asJSError(err error, je **jsrt.Error) bool { return errors.As(err, je) }
 
 // TestModulesMatchTheList checks that the prelude registers exactly the
 // node:* modules of node.Modules, and that each can be imported.
