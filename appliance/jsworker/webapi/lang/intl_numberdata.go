@@ -124,6 +124,9 @@ var units = map[string]unitInfo{
 	"year":              {"{0} yr|{0} yrs", "{0}y", "{0} year", "{0} years"},
 }
 
+// perUnits are the short forms of time units after a slash.
+var perUnits = map[string]string{"second": "s", "minute": "min", "hour": "h", "day": "d", "week": "w", "month": "m", "year": "y"}
+
 // unitPattern returns the pattern for unit (a simple unit or X-per-Y) in
 // display (short, narrow, long) for a plural category.
 func unitPattern(unit, display string, one bool) string {
@@ -134,12 +137,14 @@ func unitPattern(unit, display string, one bool) string {
 		case "mile-per-hour":
 			return pick(display, "{0} mph", "{0}mph", "{0} mile per hour", "{0} miles per hour", one)
 		}
-		n, d := unitPattern(num, display, one), unitPattern(den, display, true)
-		dn := trimPlaceholder(d)
+		n := unitPattern(num, display, one)
 		if display == "long" {
-			return n + " per " + dn
+			return n + " per " + trimPlaceholder(unitPattern(den, display, true))
 		}
-		return n + "/" + dn
+		if short, ok := perUnits[den]; ok {
+			return n + "/" + short
+		}
+		return n + "/" + trimPlaceholder(unitPattern(den, display, true))
 	}
 	u := units[unit]
 	return pick(display, u.short, u.narrow, u.longOne, u.longOther, one)
