@@ -10,6 +10,7 @@ import (
 	"github.com/dwk/fleet/appliance/jsworker/jsbind"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
+	"github.com/dwk/fleet/appliance/jsworker/webapi/blob"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/clone"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/encoding"
 	"github.com/dwk/fleet/appliance/jsworker/webapi/events"
@@ -23,7 +24,7 @@ import (
 func newIsolate(t *testing.T) *jsrt.Isolate {
 	t.Helper()
 	return jsrttest.New(t, events.Extension, encoding.Extension, url.Extension, clone.Extension,
-		streams.Extension, fetch.Extension, jsbind.Extension)
+		streams.Extension, blob.Extension, fetch.Extension, jsbind.Extension)
 }
 
 // setGlobal sets the global name to what mk makes on the loop: a binding,
