@@ -45,12 +45,18 @@ func Load(cfg Config) (*Worker, error) {
 }
 
 // Register makes the worker and its object classes available to the host
-// under their names (worker.RegisterWorker, worker.RegisterObject).
-func (w *Worker) Register() {
-	worker.RegisterWorker(w.name, w)
-	for js, class := range w.cur.cfg.Classes {
-		worker.RegisterObject(class, w.objectClass(js))
+// under their names (worker.ProvideWorker, worker.ProvideObject): a
+// built-in worker of the same name gives way.
+func (w *Worker) Register() error {
+	if err := worker.ProvideWorker(w.name, w); err != nil {
+		return err
 	}
+	for js, class := range w.cur.cfg.Classes {
+		if err := worker.ProvideObject(class, w.objectClass(js)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Handles reports whether the bundle's default export has the handler

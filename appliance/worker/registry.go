@@ -70,6 +70,46 @@ func RegisterWorker(name string, w any) {
 	registry.workers[name] = w
 }
 
+// ProvideWorker makes a worker the host loaded at run time (a Workers
+// project in JavaScript, say) available under name. Unlike
+// RegisterWorker it replaces a worker already registered under the name:
+// a project may be called "chat" in a binary whose reference worker is
+// too, and a config names each worker once, so only one of them can be
+// configured. It fails for an empty name or a worker with no handler.
+func ProvideWorker(name string, w any) error {
+	if name == "" {
+		return fmt.Errorf("worker: a worker needs a name")
+	}
+	_, f := w.(Fetcher)
+	_, s := w.(Scheduler)
+	_, q := w.(QueueConsumer)
+	if !f && !s && !q {
+		return fmt.Errorf("worker: %q implements none of Fetcher, Scheduler, QueueConsumer", name)
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	registry.workers[name] = w
+	return nil
+}
+
+// ProvideObject is RegisterObject for a class the host loaded at run
+// time: it replaces a class registered under the same name, and returns
+// an error instead of panicking.
+func ProvideObject(class string, newObject ObjectClass, opts ...ObjectOption) error {
+	if class == "" || newObject == nil {
+		return fmt.Errorf("worker: an object class needs a name and a constructor")
+	}
+	var o objectOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	registry.objects[class] = newObject
+	registry.options[class] = o
+	return nil
+}
+
 // RegisterObject makes an object class available under class, with
 // options such as WithConcurrency. It panics on a duplicate class name, a
 // nil constructor or an unknown concurrency mode.

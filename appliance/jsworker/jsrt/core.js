@@ -8,6 +8,9 @@ function define(name, value) {
 
 // ---- inspect: how console and util.inspect print values.
 const isArrayBufferView = ArrayBuffer.isView;
+// inspectCustom is Node's util.inspect.custom: an object's own way to be
+// printed.
+const inspectCustom = Symbol.for("nodejs.util.inspect.custom");
 function quote(s) {
   return "'" + String(s).replace(/\\/g, "\\\\").replace(/'/g, "\\'").replace(/\n/g, "\\n") + "'";
 }
@@ -33,6 +36,11 @@ function inspect(value, opts) {
     }
     if (v === null) return "null";
     if (seen.indexOf(v) >= 0) return "[Circular *1]";
+    const custom = v[inspectCustom];
+    if (typeof custom === "function" && custom !== inspect) {
+      const r = custom.call(v, depth - d, Object.assign({}, opts, { depth: depth - d }), inspect);
+      if (r !== v) return typeof r === "string" ? r : fmt(r, d);
+    }
     if (v instanceof Error) {
       const s = v.stack || (v.name + ": " + v.message);
       return d === 0 ? s : "[" + s + "]";

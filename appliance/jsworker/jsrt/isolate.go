@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -273,7 +274,22 @@ func (i *Isolate) run(j job) {
 	i.sliceMu.Lock()
 	i.sliceStart, i.sliceEvent, i.sliceHeap = start, ev, heap
 	i.sliceMu.Unlock()
-	j.fn()
+	if p := i.protect(j.fn); p != nil {
+		// A Go panic in a native left the runtime in an unknown state:
+		// fail every event and close the isolate, so that a fresh one
+		// takes its place.
+		i.log.Error("isolate restarted: a native function panicked", "isolate", i.cfg.Name, "panic", fmt.Sprint(p.value), "stack", p.stack)
+		i.sliceMu.Lock()
+		i.sliceEvent = nil
+		i.sliceMu.Unlock()
+		for w := range i.waiting {
+			i.fail(w.ev, errPanic)
+		}
+		i.fail(ev, errPanic)
+		i.close(errPanic)
+		i.base, i.cur = nil, nil
+		return
+	}
 	i.sliceMu.Lock()
 	intr := i.interrupt
 	i.interrupt, i.sliceEvent = nil, nil
@@ -296,6 +312,26 @@ func (i *Isolate) run(j job) {
 		i.log.Error("event interrupted", "isolate", i.cfg.Name, "err", intr, "cpu", time.Duration(ev.cpu.Load()))
 		i.fail(ev, intr)
 	}
+}
+
+// errPanic fails the events of an isolate whose native panicked.
+var errPanic = errors.New("the isolate stopped: a host function failed (see the log); it was restarted")
+
+// panicked is a recovered panic and where it happened.
+type panicked struct {
+	value any
+	stack string
+}
+
+// protect runs fn and returns what it panicked with, if it did.
+func (i *Isolate) protect(fn func()) (p *panicked) {
+	defer func() {
+		if v := recover(); v != nil {
+			p = &panicked{value: v, stack: string(debug.Stack())}
+		}
+	}()
+	fn()
+	return nil
 }
 
 // Closed reports whether the isolate was closed (by Close, or because it

@@ -217,3 +217,27 @@ func TestMemoryLimitRestartsTheIsolate(t *testing.T) {
 		t.Error("Closed() is false after a memory restart")
 	}
 }
+
+func TestANativePanicRestartsTheIsolate(t *testing.T) {
+	ext := jsrt.Extension{Name: "boom", Install: func(iso *jsrt.Isolate, host *goja.Object) error {
+		host.Set("boom", func(goja.FunctionCall) goja.Value {
+			var m map[string]int
+			m["x"] = 1 // a Go panic, not a JavaScript exception
+			return nil
+		})
+		return nil
+	}, JS: "global.boom = host.boom;"}
+	iso, err := jsrt.New(jsrt.Config{Name: "panic", Extensions: []jsrt.Extension{ext}, Logger: jsrttest.Logger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer iso.Close()
+	if _, err := jsrttest.Eval(iso, "boom()"); err == nil {
+		t.Fatal("a panicking native: got no error")
+	}
+	select {
+	case <-iso.Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the isolate did not close after a native panicked")
+	}
+}

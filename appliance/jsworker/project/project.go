@@ -267,6 +267,9 @@ func (p *Project) Start() (*jsworker.Worker, error) {
 		w.Close()
 		return nil, err
 	}
-	w.Register()
+	if err := w.Register(); err != nil {
+		w.Close()
+		return nil, err
+	}
 	return w, nil
 }
