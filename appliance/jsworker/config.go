@@ -18,6 +18,10 @@ type Config struct {
 	// NodeCompat installs the Node.js modules and globals (the
 	// nodejs_compat compatibility flag).
 	NodeCompat bool
+	// ProcessEnv puts the worker's text bindings (vars and secrets) in
+	// process.env, as Cloudflare does with nodejs_compat from the
+	// compatibility date 2025-04-01 (see PopulatesProcessEnv).
+	ProcessEnv bool
 	// Bindings are the names env shows, by kind.
 	Bindings Bindings
 	// Assets are the worker's static assets; nil for none.
@@ -86,3 +90,23 @@ func (c Config) withDefaults() Config {
 // name. A class renamed by a wrangler migration keeps the name it was
 // created with, and so its objects' storage.
 func ClassName(worker, class string) string { return worker + "." + class }
+
+// PopulatesProcessEnv reports whether Cloudflare fills process.env for a
+// worker with these compatibility flags and date: with nodejs_compat, from
+// 2025-04-01 or with nodejs_compat_populate_process_env, unless
+// nodejs_compat_do_not_populate_process_env.
+func PopulatesProcessEnv(nodeCompat bool, date string, flags []string) bool {
+	if !nodeCompat {
+		return false
+	}
+	on := date >= "2025-04-01"
+	for _, f := range flags {
+		switch f {
+		case "nodejs_compat_populate_process_env":
+			on = true
+		case "nodejs_compat_do_not_populate_process_env":
+			return false
+		}
+	}
+	return on
+}

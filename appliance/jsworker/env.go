@@ -33,6 +33,11 @@ func newEnv(st *isoState, e *worker.Env) goja.Value {
 		}
 	}
 	addBindings(st, env, e)
+	if st.v.cfg.NodeCompat && st.v.cfg.ProcessEnv {
+		if set, ok := goja.AssertFunction(st.iso.Internal().Get("setProcessEnv")); ok {
+			set(goja.Undefined(), env)
+		}
+	}
 	if g, ok := goja.AssertFunction(st.iso.Internal().Get("globalBindings")); ok {
 		g(goja.Undefined(), env)
 	}

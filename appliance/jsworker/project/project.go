@@ -146,7 +146,10 @@ func (p *Project) describe() error {
 		D1: map[string]string{}, R2: map[string]string{}, KV: map[string]string{}, Queues: map[string]string{},
 		Objects: map[string]string{}, Vars: map[string]string{}, Secrets: map[string]*config.Secret{}, Services: map[string]string{},
 	}
-	js := jsworker.Config{Name: w.Name, NodeCompat: w.NodeCompat(), Classes: map[string]string{}, Bindings: jsworker.Bindings{JSONVars: map[string]string{}}}
+	js := jsworker.Config{
+		Name: w.Name, NodeCompat: w.NodeCompat(), Classes: map[string]string{}, Bindings: jsworker.Bindings{JSONVars: map[string]string{}},
+		ProcessEnv: jsworker.PopulatesProcessEnv(w.NodeCompat(), w.CompatibilityDate, w.CompatibilityFlags),
+	}
 	var errs []error
 	store := func(kind, binding, name string, into map[string]string) {
 		s, err := StoreName(name)
