@@ -12,14 +12,14 @@ class CollatorImpl {
   constructor(locales, options) {
     const requested = localeList(locales);
     options = coerceOptions(options);
-    const usage = getOption(options, "usage", "string", ["sort", "search"], "sort");
+    const usage = getOption(options, "usage", "string", "sort|search", "sort");
     readLocaleMatcher(options);
     typeOption(options, "collation");
     let numeric = getOption(options, "numeric", "boolean", undefined, undefined);
-    let caseFirst = getOption(options, "caseFirst", "string", ["upper", "lower", "false"], undefined);
+    let caseFirst = getOption(options, "caseFirst", "string", "upper|lower|false", undefined);
     if (numeric === undefined) numeric = unicodeKeyword(requested, "kn") === "true";
     if (caseFirst === undefined) caseFirst = unicodeKeyword(requested, "kf") || "false";
-    const sensitivity = getOption(options, "sensitivity", "string", ["base", "accent", "case", "variant"], "variant");
+    const sensitivity = getOption(options, "sensitivity", "string", "base|accent|case|variant", "variant");
     const ignorePunctuation = getOption(options, "ignorePunctuation", "boolean", undefined, false);
     const r = { locale: defaultLocale, usage, sensitivity, ignorePunctuation, collation: "default", numeric, caseFirst };
     collatorSlots.set(this, { r, handle: lang.collator(sensitivity, numeric, ignorePunctuation, caseFirst), compare: undefined });

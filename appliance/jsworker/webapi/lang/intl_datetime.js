@@ -7,17 +7,17 @@ const defaultTimeZone = "UTC";
 // dateComponents are the component options in the order ECMA-402 reads
 // them, with their values.
 const dateComponents = [
-  ["weekday", ["narrow", "short", "long"]],
-  ["era", ["narrow", "short", "long"]],
-  ["year", ["2-digit", "numeric"]],
-  ["month", ["2-digit", "numeric", "narrow", "short", "long"]],
-  ["day", ["2-digit", "numeric"]],
-  ["dayPeriod", ["narrow", "short", "long"]],
-  ["hour", ["2-digit", "numeric"]],
-  ["minute", ["2-digit", "numeric"]],
-  ["second", ["2-digit", "numeric"]],
+  ["weekday", "narrow|short|long"],
+  ["era", "narrow|short|long"],
+  ["year", "2-digit|numeric"],
+  ["month", "2-digit|numeric|narrow|short|long"],
+  ["day", "2-digit|numeric"],
+  ["dayPeriod", "narrow|short|long"],
+  ["hour", "2-digit|numeric"],
+  ["minute", "2-digit|numeric"],
+  ["second", "2-digit|numeric"],
   ["fractionalSecondDigits", null],
-  ["timeZoneName", ["short", "long", "shortOffset", "longOffset", "shortGeneric", "longGeneric"]],
+  ["timeZoneName", "short|long|shortOffset|longOffset|shortGeneric|longGeneric"],
 ];
 
 const dtfSlots = new WeakMap();
@@ -37,7 +37,7 @@ function resolveDateTimeFormat(locales, options, required, defaults) {
   typeOption(options, "calendar");
   typeOption(options, "numberingSystem");
   const hour12 = getOption(options, "hour12", "boolean", undefined, undefined);
-  let hourCycle = getOption(options, "hourCycle", "string", ["h11", "h12", "h23", "h24"], undefined);
+  let hourCycle = getOption(options, "hourCycle", "string", "h11|h12|h23|h24", undefined);
   if (hour12 !== undefined) hourCycle = undefined;
   if (hourCycle === undefined && hour12 === undefined) hourCycle = unicodeKeyword(requested, "hc");
   let timeZone = options.timeZone;
@@ -59,9 +59,9 @@ function resolveDateTimeFormat(locales, options, required, defaults) {
       explicit = explicit || name;
     }
   }
-  getOption(options, "formatMatcher", "string", ["basic", "best fit"], "best fit");
-  const dateStyle = getOption(options, "dateStyle", "string", ["full", "long", "medium", "short"], undefined);
-  const timeStyle = getOption(options, "timeStyle", "string", ["full", "long", "medium", "short"], undefined);
+  getOption(options, "formatMatcher", "string", "basic|best fit", "best fit");
+  const dateStyle = getOption(options, "dateStyle", "string", "full|long|medium|short", undefined);
+  const timeStyle = getOption(options, "timeStyle", "string", "full|long|medium|short", undefined);
   if (dateStyle !== undefined || timeStyle !== undefined) {
     if (explicit !== undefined) throw new TypeError(`Can't set option ${explicit} when dateStyle or timeStyle is used`);
     if (required === "date" && timeStyle !== undefined) throw new TypeError("Invalid option : timeStyle");

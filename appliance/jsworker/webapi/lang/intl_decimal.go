@@ -92,10 +92,62 @@ func (d decimal) shift(n int) decimal {
 }
 
 // roundTo rounds d to a multiple of inc × 10^exp by mode (the
-// ECMA-402 rounding modes) and returns the result as an integer count of
-// 10^exp units.
-func (d decimal) roundTo(exp int, inc int64, mode string) *big.Int {
-	// d = D × 10^(point-len(digits)); bring d and the unit to scale 10^s.
+// ECMA-402 rounding modes) and returns the result as a count of 10^exp
+// units, in decimal digits.
+func (d decimal) roundTo(exp int, inc int64, mode string) string {
+	if inc != 1 {
+		return d.roundToIncrement(exp, inc, mode)
+	}
+	// d's digits[:k] are the units; the rest decides the rounding.
+	k := d.point - exp
+	var q string
+	cmp := 0 // the remainder against half a unit
+	switch {
+	case d.isZero():
+		return "0"
+	case k >= len(d.digits):
+		return d.digits + strings.Repeat("0", k-len(d.digits))
+	case k < 0:
+		q, cmp = "0", -1
+	case k == 0:
+		q, cmp = "0", halfCompare(d.digits)
+	default:
+		q, cmp = d.digits[:k], halfCompare(d.digits[k:])
+	}
+	odd := (q[len(q)-1]-'0')%2 == 1
+	if roundUp(mode, d.neg, odd, cmp) {
+		q = incrementDigits(q)
+	}
+	return q
+}
+
+// halfCompare compares the fraction 0.rest (no trailing zeros, not empty)
+// with one half.
+func halfCompare(rest string) int {
+	switch {
+	case rest[0] > '5' || rest[0] == '5' && len(rest) > 1:
+		return 1
+	case rest[0] == '5':
+		return 0
+	}
+	return -1
+}
+
+// incrementDigits adds one to a decimal string.
+func incrementDigits(q string) string {
+	b := []byte(q)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < '9' {
+			b[i]++
+			return string(b)
+		}
+		b[i] = '0'
+	}
+	return "1" + string(b)
+}
+
+// roundToIncrement is roundTo for an increment other than one.
+func (d decimal) roundToIncrement(exp int, inc int64, mode string) string {
 	lowest := d.point - len(d.digits)
 	s := min(lowest, exp)
 	v := new(big.Int)
@@ -105,16 +157,16 @@ func (d decimal) roundTo(exp int, inc int64, mode string) *big.Int {
 	}
 	unit := new(big.Int).Mul(big.NewInt(inc), pow10(exp-s))
 	q, r := new(big.Int).QuoRem(v, unit, new(big.Int))
-	if r.Sign() != 0 && roundUp(mode, d.neg, q, r, unit) {
+	if r.Sign() != 0 && roundUp(mode, d.neg, q.Bit(0) == 1, new(big.Int).Lsh(r, 1).Cmp(unit)) {
 		q.Add(q, big.NewInt(1))
 	}
-	return q.Mul(q, big.NewInt(inc))
+	return q.Mul(q, big.NewInt(inc)).String()
 }
 
-// roundUp decides whether a magnitude with quotient q and a nonzero
-// remainder r (of unit) rounds away from zero.
-func roundUp(mode string, neg bool, q, r, unit *big.Int) bool {
-	cmp := new(big.Int).Lsh(r, 1).Cmp(unit) // against one half
+// roundUp decides whether a magnitude whose quotient is odd or even and
+// whose nonzero remainder compares cmp with one half rounds away from
+// zero.
+func roundUp(mode string, neg, odd bool, cmp int) bool {
 	switch mode {
 	case "ceil":
 		return !neg
@@ -131,7 +183,7 @@ func roundUp(mode string, neg bool, q, r, unit *big.Int) bool {
 	case "halfTrunc":
 		return cmp > 0
 	case "halfEven":
-		return cmp > 0 || cmp == 0 && q.Bit(0) == 1
+		return cmp > 0 || cmp == 0 && odd
 	}
 	return cmp >= 0 // halfExpand
 }
@@ -152,10 +204,9 @@ func (f fixed) isZero() bool {
 	return strings.Trim(f.intPart, "0") == "" && strings.Trim(f.fracPart, "0") == ""
 }
 
-// fixedFrom writes q units of 10^exp as digits with max(0, -exp) fraction
-// digits.
-func fixedFrom(neg bool, q *big.Int, exp int) fixed {
-	s := q.String()
+// fixedFrom writes q (decimal digits) units of 10^exp with max(0, -exp)
+// fraction digits.
+func fixedFrom(neg bool, s string, exp int) fixed {
 	if exp >= 0 {
 		if s != "0" {
 			s += strings.Repeat("0", exp)

@@ -39,17 +39,24 @@ const maxCached = 64;
 // cacheKey is a key for locales and options made of primitives, or
 // undefined when they cannot be cached.
 function cacheKey(locales, options) {
-  const plain = (v) => v === undefined || typeof v === "string" || typeof v === "number" || typeof v === "boolean";
-  if (!plain(locales) && !(Array.isArray(locales) && locales.every((l) => typeof l === "string"))) return undefined;
-  if (options !== undefined) {
-    if (!isObject(options) || Object.getPrototypeOf(options) !== Object.prototype) return undefined;
-    for (const k of Object.keys(options)) if (!plain(options[k])) return undefined;
+  let key;
+  if (locales === undefined) key = "|";
+  else if (typeof locales === "string") key = locales + "|";
+  else if (Array.isArray(locales) && locales.every((l) => typeof l === "string")) key = locales.join(",") + "|";
+  else return undefined;
+  if (options === undefined) return key;
+  if (!isObject(options) || Object.getPrototypeOf(options) !== Object.prototype) return undefined;
+  for (const k in options) {
+    const v = options[k];
+    const t = typeof v;
+    if (t !== "string" && t !== "number" && t !== "boolean" && v !== undefined) return undefined;
+    key += k + ":" + t[0] + String(v) + ";";
   }
-  return JSON.stringify([locales, options === undefined ? null : Object.entries(options)]);
+  return key;
 }
 
 function cachedFormatter(cache, locales, options, make) {
-  const key = cacheKey(locales, options);
+  const key = locales === undefined && options === undefined ? "" : cacheKey(locales, options);
   if (key === undefined) return make();
   let f = cache.get(key);
   if (f === undefined) {

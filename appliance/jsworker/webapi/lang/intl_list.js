@@ -45,8 +45,8 @@ class ListFormat {
     localeList(locales);
     options = optionsObject(options);
     readLocaleMatcher(options);
-    const type = getOption(options, "type", "string", ["conjunction", "disjunction", "unit"], "conjunction");
-    const style = getOption(options, "style", "string", ["long", "short", "narrow"], "long");
+    const type = getOption(options, "type", "string", "conjunction|disjunction|unit", "conjunction");
+    const style = getOption(options, "style", "string", "long|short|narrow", "long");
     listSlots.set(this, { r: { locale: defaultLocale, type, style } });
   }
   format(list) {

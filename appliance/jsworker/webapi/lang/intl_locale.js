@@ -24,12 +24,13 @@ function optionsObject(options) {
 }
 
 // getOption is GetOption: the property as a string or boolean, checked
-// against values.
+// against values ("a|b|c", a string so that absent options cost no
+// array).
 function getOption(options, property, type, values, fallback) {
   let value = options[property];
   if (value === undefined) return fallback;
   value = type === "boolean" ? Boolean(value) : String(value);
-  if (values !== undefined && values.indexOf(value) < 0) {
+  if (values !== undefined && values.split("|").indexOf(value) < 0) {
     throw new RangeError(`Value ${value} out of range for options property ${property}`);
   }
   return value;
@@ -136,13 +137,25 @@ function canonicalizeTag(tag) {
   return tagString(parseTag(tag));
 }
 
+// canonicalTags caches canonicalizeTag.
+const canonicalTags = new Map();
+function canonicalTag(tag) {
+  let c = canonicalTags.get(tag);
+  if (c === undefined) {
+    c = canonicalizeTag(tag);
+    if (canonicalTags.size >= 256) canonicalTags.clear();
+    canonicalTags.set(tag, c);
+  }
+  return c;
+}
+
 // localeList is CanonicalizeLocaleList.
 function localeList(locales) {
   if (locales === undefined) return [];
   const out = [];
   const add = (v) => {
     if (typeof v !== "string" && !(isObject(v) && v instanceof Locale)) throw new TypeError("Locale must be a string or an Intl.Locale");
-    const tag = v instanceof Locale ? v.toString() : canonicalizeTag(v);
+    const tag = v instanceof Locale ? v.toString() : canonicalTag(v);
     if (out.indexOf(tag) < 0) out.push(tag);
   };
   if (typeof locales === "string" || locales instanceof Locale) {
@@ -157,7 +170,7 @@ function localeList(locales) {
 
 // unicodeKeyword returns a -u- keyword of the first requested locale.
 function unicodeKeyword(requested, key) {
-  if (requested.length === 0) return undefined;
+  if (requested.length === 0 || requested[0].indexOf("-u-") < 0) return undefined;
   const u = parseTag(requested[0]).extensions.get("u");
   if (u === undefined) return undefined;
   const kw = keywords(u).keywords.find(([k]) => k === key);
@@ -172,7 +185,7 @@ function supportedLocales(locales, options) {
 }
 
 function readLocaleMatcher(options) {
-  return getOption(options, "localeMatcher", "string", ["lookup", "best fit"], "best fit");
+  return getOption(options, "localeMatcher", "string", "lookup|best fit", "best fit");
 }
 
 // ---- Intl.Locale
@@ -209,8 +222,8 @@ class Locale {
     };
     set("ca", typeOption(o, "calendar"));
     set("co", typeOption(o, "collation"));
-    set("hc", getOption(o, "hourCycle", "string", ["h11", "h12", "h23", "h24"], undefined));
-    set("kf", getOption(o, "caseFirst", "string", ["upper", "lower", "false"], undefined));
+    set("hc", getOption(o, "hourCycle", "string", "h11|h12|h23|h24", undefined));
+    set("kf", getOption(o, "caseFirst", "string", "upper|lower|false", undefined));
     const numeric = getOption(o, "numeric", "boolean", undefined, undefined);
     set("kn", numeric === undefined ? undefined : String(numeric));
     set("nu", typeOption(o, "numberingSystem"));

@@ -59,8 +59,11 @@ func newNumberFormat(o *goja.Object) *numberFormat {
 		unitDisplay:     str("unitDisplay"),
 		notation:        str("notation"),
 		compactDisplay:  str("compactDisplay"),
-		useGrouping:     str("useGrouping"),
+		useGrouping:     str("useGrouping"), // false is none
 		signDisplay:     str("signDisplay"),
+	}
+	if nf.useGrouping == "false" {
+		nf.useGrouping = ""
 	}
 	nf.minInt = num("minimumIntegerDigits")
 	nf.minFrac = num("minimumFractionDigits")

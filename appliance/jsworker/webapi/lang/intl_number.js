@@ -1,6 +1,8 @@
 // Intl.NumberFormat: options are resolved here as ECMA-402 does; the
 // digits, rounding and en-US patterns are Go's (intl_number.go).
 
+const roundingIncrements = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000];
+
 // digitOptions is SetNumberFormatDigitOptions; it fills r.
 function digitOptions(r, options, mnfdDefault, mxfdDefault, notation) {
   const mnid = numberOption(options.minimumIntegerDigits, 1, 21, 1, "minimumIntegerDigits");
@@ -10,13 +12,13 @@ function digitOptions(r, options, mnfdDefault, mxfdDefault, notation) {
   const mxsd = options.maximumSignificantDigits;
   r.minimumIntegerDigits = mnid;
   const increment = numberOption(options.roundingIncrement, 1, 5000, 1, "roundingIncrement");
-  if ([1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 2500, 5000].indexOf(increment) < 0) {
+  if (increment !== 1 && roundingIncrements.indexOf(increment) < 0) {
     throw new RangeError(`roundingIncrement value is out of range.`);
   }
   const mode = getOption(options, "roundingMode", "string",
-    ["ceil", "floor", "expand", "trunc", "halfCeil", "halfFloor", "halfExpand", "halfTrunc", "halfEven"], "halfExpand");
-  const priority = getOption(options, "roundingPriority", "string", ["auto", "morePrecision", "lessPrecision"], "auto");
-  const trailing = getOption(options, "trailingZeroDisplay", "string", ["auto", "stripIfInteger"], "auto");
+    "ceil|floor|expand|trunc|halfCeil|halfFloor|halfExpand|halfTrunc|halfEven", "halfExpand");
+  const priority = getOption(options, "roundingPriority", "string", "auto|morePrecision|lessPrecision", "auto");
+  const trailing = getOption(options, "trailingZeroDisplay", "string", "auto|stripIfInteger", "auto");
   if (increment !== 1) mxfdDefault = mnfdDefault;
   r.roundingIncrement = increment;
   r.roundingMode = mode;
@@ -121,17 +123,17 @@ function resolveNumberFormat(locales, options) {
   const r = { locale: defaultLocale, numberingSystem: "latn" };
   readLocaleMatcher(options);
   typeOption(options, "numberingSystem");
-  const style = getOption(options, "style", "string", ["decimal", "percent", "currency", "unit"], "decimal");
+  const style = getOption(options, "style", "string", "decimal|percent|currency|unit", "decimal");
   let currency = getOption(options, "currency", "string", undefined, undefined);
   if (currency !== undefined) {
     if (!/^[a-z]{3}$/i.test(currency)) throw new RangeError(`Invalid currency code : ${currency}`);
     currency = currency.toUpperCase();
   }
-  const currencyDisplay = getOption(options, "currencyDisplay", "string", ["code", "symbol", "narrowSymbol", "name"], "symbol");
-  const currencySign = getOption(options, "currencySign", "string", ["standard", "accounting"], "standard");
+  const currencyDisplay = getOption(options, "currencyDisplay", "string", "code|symbol|narrowSymbol|name", "symbol");
+  const currencySign = getOption(options, "currencySign", "string", "standard|accounting", "standard");
   const unit = getOption(options, "unit", "string", undefined, undefined);
   if (unit !== undefined && !lang.isUnit(unit)) throw new RangeError(`Invalid unit argument for Intl.NumberFormat() '${unit}'`);
-  const unitDisplay = getOption(options, "unitDisplay", "string", ["short", "narrow", "long"], "short");
+  const unitDisplay = getOption(options, "unitDisplay", "string", "short|narrow|long", "short");
   if (style === "currency" && currency === undefined) throw new TypeError("Currency code is required with currency style.");
   if (style === "unit" && unit === undefined) throw new TypeError("Unit is required with unit style.");
   r.style = style;
@@ -144,14 +146,14 @@ function resolveNumberFormat(locales, options) {
     r.unit = unit;
     r.unitDisplay = unitDisplay;
   }
-  const notation = getOption(options, "notation", "string", ["standard", "scientific", "engineering", "compact"], "standard");
+  const notation = getOption(options, "notation", "string", "standard|scientific|engineering|compact", "standard");
   let mnfdDefault = 0;
   let mxfdDefault = style === "percent" ? 0 : 3;
   if (style === "currency" && notation === "standard") {
     mnfdDefault = mxfdDefault = lang.currencyDigits(currency);
   }
   digitOptions(r, options, mnfdDefault, mxfdDefault, notation);
-  const compactDisplay = getOption(options, "compactDisplay", "string", ["short", "long"], "short");
+  const compactDisplay = getOption(options, "compactDisplay", "string", "short|long", "short");
   const defaultGrouping = notation === "compact" ? "min2" : "auto";
   let useGrouping = options.useGrouping;
   if (useGrouping === undefined) useGrouping = defaultGrouping;
@@ -160,12 +162,12 @@ function resolveNumberFormat(locales, options) {
   else {
     useGrouping = String(useGrouping);
     if (useGrouping === "true" || useGrouping === "false") useGrouping = defaultGrouping;
-    else if (["min2", "auto", "always"].indexOf(useGrouping) < 0) throw new RangeError(`Value ${useGrouping} out of range for options property useGrouping`);
+    else if (useGrouping !== "min2" && useGrouping !== "auto" && useGrouping !== "always") throw new RangeError(`Value ${useGrouping} out of range for options property useGrouping`);
   }
   r.useGrouping = useGrouping;
   r.notation = notation;
   if (notation === "compact") r.compactDisplay = compactDisplay;
-  r.signDisplay = getOption(options, "signDisplay", "string", ["auto", "never", "always", "exceptZero", "negative"], "auto");
+  r.signDisplay = getOption(options, "signDisplay", "string", "auto|never|always|exceptZero|negative", "auto");
   void requested;
   return r;
 }
@@ -177,7 +179,7 @@ const resolvedNumberKeys = ["locale", "numberingSystem", "style", "currency", "c
 class NumberFormatImpl {
   constructor(locales, options) {
     const r = resolveNumberFormat(locales, options);
-    const handle = lang.numberFormat(Object.assign({}, r, { useGrouping: r.useGrouping === false ? "" : r.useGrouping }));
+    const handle = lang.numberFormat(r);
     nfSlots.set(this, { r, handle, format: undefined });
   }
   get format() {

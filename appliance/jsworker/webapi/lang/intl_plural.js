@@ -27,10 +27,14 @@ class PluralRules {
     localeList(locales);
     options = coerceOptions(options);
     readLocaleMatcher(options);
-    const type = getOption(options, "type", "string", ["cardinal", "ordinal"], "cardinal");
+    const type = getOption(options, "type", "string", "cardinal|ordinal", "cardinal");
     const r = { locale: defaultLocale, type };
     digitOptions(r, options, 0, 3, "standard");
-    const handle = lang.numberFormat(Object.assign({ style: "decimal", notation: "standard", useGrouping: "", signDisplay: "never" }, r));
+    r.style = "decimal";
+    r.notation = "standard";
+    r.useGrouping = false;
+    r.signDisplay = "never";
+    const handle = lang.numberFormat(r);
     pluralSlots.set(this, { r, handle });
   }
   select(n) {
@@ -49,6 +53,7 @@ class PluralRules {
   resolvedOptions() {
     const r = pluralSlot(this, "resolvedOptions").r;
     const out = { locale: r.locale, type: r.type, minimumIntegerDigits: r.minimumIntegerDigits };
+    // style, notation, useGrouping and signDisplay only steer the digits.
     for (const k of ["minimumFractionDigits", "maximumFractionDigits", "minimumSignificantDigits", "maximumSignificantDigits"]) {
       if (r[k] !== undefined) out[k] = r[k];
     }

@@ -77,8 +77,8 @@ class RelativeTimeFormat {
     options = coerceOptions(options);
     readLocaleMatcher(options);
     typeOption(options, "numberingSystem");
-    const style = getOption(options, "style", "string", ["long", "short", "narrow"], "long");
-    const numeric = getOption(options, "numeric", "string", ["always", "auto"], "always");
+    const style = getOption(options, "style", "string", "long|short|narrow", "long");
+    const numeric = getOption(options, "numeric", "string", "always|auto", "always");
     const r = { locale: defaultLocale, style, numeric, numberingSystem: "latn" };
     rtfSlots.set(this, { r, handle: nfHandle(new NumberFormat("en-US")) });
   }

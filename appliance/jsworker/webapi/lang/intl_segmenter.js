@@ -62,7 +62,7 @@ class Segmenter {
     localeList(locales);
     options = optionsObject(options);
     readLocaleMatcher(options);
-    const granularity = getOption(options, "granularity", "string", ["grapheme", "word", "sentence"], "grapheme");
+    const granularity = getOption(options, "granularity", "string", "grapheme|word|sentence", "grapheme");
     segmenterSlots.set(this, { r: { locale: defaultLocale, granularity } });
   }
   segment(string) {
