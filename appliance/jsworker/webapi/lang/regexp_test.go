@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 	"github.com/dwk/fleet/appliance/jsworker/jsrt/jsrttest"
 )
 
@@ -187,4 +188,33 @@ func TestRegExpErrors(t *testing.T) {
 		{"escape needs a string", `RegExp.escape(1)`, `TypeError`},
 		{"hasIndices on a non-regexp", `Object.getOwnPropertyDescriptor(RegExp.prototype, "hasIndices").get.call({})`, `TypeError`},
 	})
+}
+
+// TestRegExpAcrossIsolates runs translated patterns, which share their Go
+// side across isolates, in several isolates at once.
+func TestRegExpAcrossIsolates(t *testing.T) {
+	const body = `let n = 0;
+		for (let i = 0; i < 200; i++) {
+			const re = new RegExp("(?<w>\\p{L}+)-(?<d>\\d+)", "dgu");
+			for (const m of ("año-1 béta-22 γ-3").matchAll(re)) n += m.indices.groups.d[1] - m.indices.groups.w[0];
+		}
+		return n`
+	isos := []*jsrt.Isolate{jsrttest.New(t, Extension), jsrttest.New(t, Extension), jsrttest.New(t, Extension)}
+	errs := make(chan error, len(isos))
+	results := make(chan string, len(isos))
+	for _, iso := range isos {
+		go func() {
+			got, err := jsrttest.Eval(iso, body)
+			errs <- err
+			results <- got
+		}()
+	}
+	for range isos {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		if got, want := <-results, "3000"; got != want {
+			t.Errorf("got %s, want %s", got, want)
+		}
+	}
 }
