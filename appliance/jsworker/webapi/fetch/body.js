@@ -6,30 +6,36 @@ const STRING = 1, BYTES = 2, STREAM = 3, GO = 4;
 internal.bodyKinds = { STRING, BYTES, STREAM, GO };
 const fetchHost = host.fetch;
 
+const TEXT_PLAIN = "text/plain;charset=UTF-8";
+
 class Body {
-  constructor(kind, value) {
+  // ctype is the Content-Type the body implies (a string body's
+  // text/plain), which its Request or Response adds to its headers unless
+  // they name one.
+  constructor(kind, value, ctype = null) {
     this.kind = kind;
     this.value = value;
     this.used = false;
+    this.ctype = ctype;
   }
 
-  // extract turns a BodyInit into a Body and the Content-Type it implies.
+  // extract turns a BodyInit into a Body.
   static extract(init) {
-    if (typeof init === "string") return [new Body(STRING, init), "text/plain;charset=UTF-8"];
-    if (init instanceof ArrayBuffer) return [new Body(BYTES, new Uint8Array(init.slice(0))), null];
-    if (ArrayBuffer.isView(init)) return [new Body(BYTES, new Uint8Array(init.buffer.slice(init.byteOffset, init.byteOffset + init.byteLength))), null];
-    if (internal.isReadableStream && internal.isReadableStream(init)) return [new Body(STREAM, init), null];
-    if (global.URLSearchParams && init instanceof URLSearchParams) return [new Body(STRING, init.toString()), "application/x-www-form-urlencoded;charset=UTF-8"];
+    if (typeof init === "string") return new Body(STRING, init, TEXT_PLAIN);
+    if (init instanceof ArrayBuffer) return new Body(BYTES, new Uint8Array(init.slice(0)));
+    if (ArrayBuffer.isView(init)) return new Body(BYTES, new Uint8Array(init.buffer.slice(init.byteOffset, init.byteOffset + init.byteLength)));
+    if (internal.isReadableStream && internal.isReadableStream(init)) return new Body(STREAM, init);
+    if (global.URLSearchParams && init instanceof URLSearchParams) return new Body(STRING, init.toString(), "application/x-www-form-urlencoded;charset=UTF-8");
     if (global.FormData && init instanceof FormData) {
-      const { contentType, body } = internal.serializeFormData(init);
-      return [new Body(BYTES, body), contentType];
+      const f = internal.serializeFormData(init);
+      return new Body(BYTES, f.body, f.contentType);
     }
     if (global.Blob && init instanceof Blob) {
-      if (internal.blobBytes) return [new Body(BYTES, internal.blobBytes(init).slice()), init.type || null];
-      return [new Body(STREAM, init.stream()), init.type || null];
+      if (internal.blobBytes) return new Body(BYTES, internal.blobBytes(init).slice(), init.type || null);
+      return new Body(STREAM, init.stream(), init.type || null);
     }
-    if (init && typeof init === "object" && typeof init.getReader === "function") return [new Body(STREAM, init), null];
-    return [new Body(STRING, String(init)), "text/plain;charset=UTF-8"];
+    if (init && typeof init === "object" && typeof init.getReader === "function") return new Body(STREAM, init);
+    return new Body(STRING, String(init), TEXT_PLAIN);
   }
 
   // stream returns the body as a ReadableStream (making one if needed).
@@ -80,7 +86,7 @@ class Body {
   // tee splits the body for clone(): it returns the body for the clone.
   tee() {
     if (this.used) throw new TypeError("Body has already been used; it cannot be cloned.");
-    if (this.kind === STRING || this.kind === BYTES) return new Body(this.kind, this.value);
+    if (this.kind === STRING || this.kind === BYTES) return new Body(this.kind, this.value, this.ctype);
     const [a, b] = this.stream().tee();
     this.value = a;
     return new Body(STREAM, b);

@@ -28,7 +28,7 @@ class Request {
   #headers = null;
   #body = null;
   #handle = null; // the incoming request's Go handle
-  #x = null; // { redirect, signal, cf, ctype }: set when any is
+  #x = null; // { redirect, signal, cf }: set when any is
 
   constructor(input, init = undefined) {
     if (input === internal) return; // made by incomingRequest or clone
@@ -39,7 +39,7 @@ class Request {
       from = input;
       this.#url = from.#url;
       this.#method = from.#method;
-      if (from.#x !== null) this.#x = { redirect: from.#x.redirect, signal: from.#x.signal, cf: from.#x.cf, ctype: null };
+      if (from.#x !== null) this.#x = { redirect: from.#x.redirect, signal: from.#x.signal, cf: from.#x.cf };
       if (init.headers === undefined) this.#headers = new Headers(from.headers);
     } else {
       this.#url = parseURL(input, "Request");
@@ -54,9 +54,7 @@ class Request {
     if (init.headers !== undefined) this.#headers = new Headers(init.headers);
     if (init.body !== undefined && init.body !== null) {
       if (nullBodyMethods.has(this.#method)) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
-      const [b, ctype] = internal.Body.extract(init.body);
-      this.#body = b;
-      if (ctype !== null) this.#extra().ctype = ctype;
+      this.#body = internal.Body.extract(init.body);
     } else if (from !== null && init.body === undefined && from.#body !== null) {
       if (nullBodyMethods.has(this.#method)) throw new TypeError("Request with a GET or HEAD method cannot have a body.");
       if (from.#body.used) throw new TypeError("Cannot construct a Request with a Request whose body has already been used.");
@@ -69,7 +67,7 @@ class Request {
   }
 
   #extra() {
-    if (this.#x === null) this.#x = { redirect: "follow", signal: null, cf: undefined, ctype: null };
+    if (this.#x === null) this.#x = { redirect: "follow", signal: null, cf: undefined };
     return this.#x;
   }
 
@@ -80,9 +78,10 @@ class Request {
       const h = this.#handle;
       this.#headers = h !== null ? internal.lazyHeaders(() => fetchHost.headersOf(h), "immutable") : new Headers();
     }
-    if (this.#x !== null && this.#x.ctype !== null) {
-      internal.headersSetDefault(this.#headers, "content-type", this.#x.ctype);
-      this.#x.ctype = null;
+    const b = this.#body;
+    if (b !== null && b.ctype !== null) {
+      internal.headersSetDefault(this.#headers, "content-type", b.ctype);
+      b.ctype = null;
     }
     return this.#headers;
   }
@@ -114,7 +113,7 @@ class Request {
     r.#method = this.#method;
     r.#url = this.#url;
     r.#headers = new Headers(this.headers);
-    if (this.#x !== null) r.#x = { redirect: this.#x.redirect, signal: this.#x.signal, cf: this.#x.cf, ctype: null };
+    if (this.#x !== null) r.#x = { redirect: this.#x.redirect, signal: this.#x.signal, cf: this.#x.cf };
     r.#body = this.#body === null ? null : this.#body.tee();
     return r;
   }

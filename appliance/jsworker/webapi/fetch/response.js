@@ -14,73 +14,68 @@ const reasons = {
   504: "Gateway Timeout", 505: "HTTP Version Not Supported",
 };
 
+// Fields a response seldom sets live in one object made on demand, to
+// keep new Response(body) cheap.
 class Response {
   #status = 200;
-  #statusText = "";
   #headers = null;
   #body = null;
-  #ctype = null;
-  #webSocket = null;
-  #url = "";
-  #redirected = false;
-  #type = "default";
-  #passthrough = null; // a request the host forwards live (a WebSocket upgrade to an object)
-  #cf = undefined;
+  #x = null; // { statusText, webSocket, url, redirected, type, passthrough, cf }
 
   constructor(body = null, init = undefined) {
     if (body === internal) return;
-    if (init !== undefined && init !== null && typeof init !== "object") throw new TypeError("Response: init must be an object");
-    init = init || {};
-    if (init.status !== undefined) {
-      const s = Number(init.status);
-      if (!Number.isInteger(s)) throw new RangeError(`Response: status must be an integer, not ${init.status}`);
-      if (s === 101 && init.webSocket) { /* Cloudflare: a WebSocket response */ }
-      else if (s < 200 || s > 599) throw new RangeError(`Responses may only be constructed with status codes in the range 200 to 599, inclusive (got ${s}).`);
-      this.#status = s;
+    if (init !== undefined && init !== null) {
+      if (typeof init !== "object") throw new TypeError("Response: init must be an object");
+      if (init.status !== undefined) {
+        const s = Number(init.status);
+        if (!Number.isInteger(s)) throw new RangeError(`Response: status must be an integer, not ${init.status}`);
+        if (!(s === 101 && init.webSocket) && (s < 200 || s > 599)) throw new RangeError(`Responses may only be constructed with status codes in the range 200 to 599, inclusive (got ${s}).`);
+        this.#status = s;
+      }
+      if (init.statusText !== undefined) this.#extra().statusText = String(init.statusText);
+      if (init.headers !== undefined) this.#headers = new Headers(init.headers);
+      if (init.webSocket !== undefined && init.webSocket !== null) {
+        if (this.#status !== 101) throw new RangeError("Response: a webSocket response must have status 101");
+        this.#extra().webSocket = init.webSocket;
+      }
+      if (init.cf !== undefined) this.#extra().cf = init.cf;
     }
-    if (init.statusText !== undefined) this.#statusText = String(init.statusText);
-    if (init.headers !== undefined) this.#headers = new Headers(init.headers);
-    if (init.webSocket !== undefined && init.webSocket !== null) {
-      if (this.#status !== 101) throw new RangeError("Response: a webSocket response must have status 101");
-      this.#webSocket = init.webSocket;
-    }
-    if (init.cf !== undefined) this.#cf = init.cf;
     if (body !== null && body !== undefined) {
       if (nullBodyStatus.has(this.#status)) throw new TypeError(`Response with null body status (${this.#status}) cannot have a body.`);
-      const [b, ctype] = internal.Body.extract(body);
-      this.#body = b;
-      this.#ctype = ctype;
+      this.#body = internal.Body.extract(body);
     }
+  }
+
+  #extra() {
+    if (this.#x === null) this.#x = { statusText: "", webSocket: null, url: "", redirected: false, type: "default", passthrough: null, cf: undefined };
+    return this.#x;
   }
 
   get status() { return this.#status; }
-  get statusText() { return this.#statusText; }
+  get statusText() { return this.#x === null ? "" : this.#x.statusText; }
   get ok() { return this.#status >= 200 && this.#status < 300; }
   get headers() {
     if (this.#headers === null) this.#headers = new Headers();
-    if (this.#ctype !== null) {
-      internal.headersSetDefault(this.#headers, "content-type", this.#ctype);
-      this.#ctype = null;
+    const b = this.#body;
+    if (b !== null && b.ctype !== null) {
+      internal.headersSetDefault(this.#headers, "content-type", b.ctype);
+      b.ctype = null;
     }
     return this.#headers;
   }
-  get url() { return this.#url; }
-  get redirected() { return this.#redirected; }
-  get type() { return this.#type; }
-  get webSocket() { return this.#webSocket; }
-  get cf() { return this.#cf; }
+  get url() { return this.#x === null ? "" : this.#x.url; }
+  get redirected() { return this.#x !== null && this.#x.redirected; }
+  get type() { return this.#x === null ? "default" : this.#x.type; }
+  get webSocket() { return this.#x === null ? null : this.#x.webSocket; }
+  get cf() { return this.#x === null ? undefined : this.#x.cf; }
 
   clone() {
     if (this.#body !== null && this.#body.used) throw new TypeError("Cannot clone a Response whose body has already been used.");
-    if (this.#webSocket !== null) throw new TypeError("Cannot clone a WebSocket response.");
+    if (this.webSocket !== null) throw new TypeError("Cannot clone a WebSocket response.");
     const r = new Response(internal);
     r.#status = this.#status;
-    r.#statusText = this.#statusText;
     r.#headers = new Headers(this.headers);
-    r.#url = this.#url;
-    r.#redirected = this.#redirected;
-    r.#type = this.#type;
-    r.#cf = this.#cf;
+    if (this.#x !== null) r.#x = Object.assign({}, this.#x);
     r.#body = this.#body === null ? null : this.#body.tee();
     return r;
   }
@@ -89,8 +84,7 @@ class Response {
     const text = JSON.stringify(data);
     if (text === undefined) throw new TypeError("Response.json: the value cannot be serialized to JSON");
     const r = new Response(text, init);
-    r.#ctype = null;
-    internal.headersSetDefault(r.headers, "content-type", "application/json");
+    r.#body.ctype = "application/json";
     return r;
   }
   static redirect(url, status = 302) {
@@ -102,7 +96,7 @@ class Response {
   static error() {
     const r = new Response(internal);
     r.#status = 0;
-    r.#type = "error";
+    r.#extra().type = "error";
     r.#headers = new Headers();
     internal.setHeadersGuard(r.#headers, "immutable");
     return r;
@@ -118,29 +112,31 @@ class Response {
         throw new TypeError(`The handler returned ${r === null ? "null" : typeof r === "object" ? "an object that is not a Response" : typeof r}; it must return a Response (or a promise of one).`);
       }
       const b = r.#body;
-      let kind = 0, value = null;
+      let kind = 0, value = null, flat;
+      if (r.#headers !== null) flat = internal.headersFlat(r.headers);
+      else flat = b === null || b.ctype === null ? [] : ["content-type", b.ctype];
       if (b !== null) {
         if (b.used) throw new TypeError("The response's body has already been used.");
         b.used = true;
         kind = b.kind;
         value = b.value;
       }
-      let flat;
-      if (r.#headers !== null) flat = internal.headersFlat(r.headers);
-      else flat = r.#ctype === null ? [] : ["content-type", r.#ctype];
-      return [r.#status, r.#statusText || reasons[r.#status] || "", flat, kind, value, r.#webSocket, r.#passthrough];
+      const x = r.#x;
+      if (x === null) return [r.#status, reasons[r.#status] || "", flat, kind, value, null, null];
+      return [r.#status, x.statusText || reasons[r.#status] || "", flat, kind, value, x.webSocket, x.passthrough];
     };
     // fetchResponse makes the Response of an outgoing fetch: its body is
     // a Go source.
     internal.fetchResponse = (status, statusText, flat, handle, url, redirected) => {
       const r = new Response(internal);
       r.#status = status;
-      r.#statusText = statusText;
+      const x = r.#extra();
+      x.statusText = statusText;
+      x.url = url;
+      x.redirected = redirected;
+      x.type = "basic";
       r.#headers = internal.lazyHeaders(() => flat, "immutable");
       if (handle !== null) r.#body = new internal.Body(internal.bodyKinds.GO, handle);
-      r.#url = url;
-      r.#redirected = redirected;
-      r.#type = "basic";
       return r;
     };
     // passthroughResponse stands for a response the host produces by
@@ -149,7 +145,7 @@ class Response {
     internal.passthroughResponse = (target) => {
       const r = new Response(internal);
       r.#status = 101;
-      r.#passthrough = target;
+      r.#extra().passthrough = target;
       r.#headers = new Headers();
       return r;
     };

@@ -48,6 +48,11 @@ func install(iso *jsrt.Isolate, host *goja.Object) error {
 	natives := map[string]func(goja.FunctionCall) goja.Value{
 		// parse(input, base?) → components, or null.
 		"parse": func(c goja.FunctionCall) goja.Value {
+			if goja.IsUndefined(c.Argument(1)) {
+				if fc, ok := fastComponents(c.Argument(0).String()); ok {
+					return componentsValue(fc)
+				}
+			}
 			u, ok := parse(c.Argument(0).String(), optString(c.Argument(1)))
 			if !ok {
 				return goja.Null()
