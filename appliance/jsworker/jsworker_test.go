@@ -71,6 +71,7 @@ func TestFetchHandler(t *testing.T) {
 	}{
 		{"GET", "http://example.com/a?b=1", "", 200, "hi GET /a?b=1 max=3 ua=tester", "X-Test", "1"},
 		{"POST", "http://example.com/echo", "abc", 201, "ABC", "X-Len", "3"},
+		{"GET", "http://example.com/regexp", "", 200, "true 7", "", ""},
 		{"GET", "http://example.com/throw", "", 500, "Internal Server Error\n", "", ""},
 		{"GET", "http://example.com/loop", "", 500, "Internal Server Error\n", "", ""},
 		{"GET", "http://example.com/again", "", 200, "hi GET /again max=3 ua=tester", "Content-Type", "text/plain;charset=UTF-8"},

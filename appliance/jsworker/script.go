@@ -29,9 +29,17 @@ func Compile(b *bundle.Bundle) (*Script, error) {
 		}
 		return nil, errors.New("no such source map")
 	}
-	ast, err := goja.Parse(bundle.ScriptName, string(b.Script), parser.WithSourceMapLoader(loader))
+	script := string(b.Script)
+	ast, err := goja.Parse(bundle.ScriptName, script, parser.WithSourceMapLoader(loader))
 	if err != nil {
 		return nil, fmt.Errorf("syntax error: %w", err)
+	}
+	if mayNeedConstructor(script) {
+		if fixed, changed := rewriteRegExps(script, ast); changed {
+			if ast, err = goja.Parse(bundle.ScriptName, fixed, parser.WithSourceMapLoader(loader)); err != nil {
+				return nil, fmt.Errorf("syntax error after rewriting regexp literals: %w", err)
+			}
+		}
 	}
 	prg, err := goja.CompileAST(ast, false)
 	if err != nil {

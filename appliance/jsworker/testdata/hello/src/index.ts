@@ -9,6 +9,11 @@ export default {
     if (path === "/throw") {
       throw new TypeError("thrown on purpose");
     }
+    if (path === "/regexp") {
+      const letters = /^[\p{L}\p{N}_-]+$/u.test("alicé_42") && !/^[\p{L}]+$/u.test("a b");
+      const m = /^\/users\/(?<id>[^/]+)$/.exec("/users/7");
+      return new Response(`${letters} ${m?.groups?.id}`);
+    }
     if (path === "/loop") {
       for (;;) {}
     }
