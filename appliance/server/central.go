@@ -10,12 +10,9 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/cron/cronlease"
-	"github.com/dwk/fleet/appliance/bindings/d1/d1central"
-	"github.com/dwk/fleet/appliance/bindings/kv/kvcentral"
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/bindings/queue/queuecentral"
-	"github.com/dwk/fleet/appliance/bindings/r2/r2central"
 	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
@@ -27,6 +24,7 @@ import (
 	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/appliance/process/datadir"
 	"github.com/dwk/fleet/appliance/process/metrics"
+	"github.com/dwk/fleet/appliance/server/storeset"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -93,14 +91,8 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	if err := f.newObjects(cfg, []byte(clients.Secret), link, clients.ObjectShards, envs, m, log); err != nil {
 		return nil, err
 	}
-	queueNS := namespaces.Queues(fleet)
-	if clients.Admin != nil {
-		if err := clients.Admin.Create(ctx, queueNS); err != nil {
-			return nil, fmt.Errorf("create queue database %s: %w", queueNS, err)
-		}
-	}
-	if f.broker, err = queuecentral.Open(ctx, clients.Coord.WithNamespace(queueNS), queuecentral.Options{}); err != nil {
-		return nil, fmt.Errorf("open queues: %w", err)
+	if f.broker, err = storeset.OpenQueues(ctx, clients); err != nil {
+		return nil, err
 	}
 	f.closers = append(f.closers, f.broker.Close)
 	claimer, err := cronlease.New(f.coord, cfg.Fleet.Member, cronlease.Options{})
@@ -109,15 +101,11 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	}
 	f.claimer = claimer
 
-	st := &centralStores{
-		cfg: cfg, metrics: m, log: log, token: clients.AuthToken, admin: clients.Admin, coord: f.coord,
-		s3: clients.S3, s3cfg: clients.S3Config, broker: f.broker, objects: f.objects,
-		d1: map[string]*d1central.DB{}, r2: map[string]*r2central.Bucket{}, kv: map[string]*kvcentral.Namespace{},
-	}
+	st := &centralStores{Central: storeset.NewCentral(storeset.CentralConfig{
+		Config: cfg, Clients: clients, Coord: f.coord, Broker: f.broker, OnD1RoundTrip: m.D1RoundTrips.Inc,
+	}), objects: f.objects}
 	a, err = assemble(cfg, st, envs, m, claimer, log)
-	for _, c := range st.closers {
-		f.closers = append(f.closers, c.Close)
-	}
+	f.closers = append(f.closers, st.Central.Close)
 	if err != nil {
 		return nil, err
 	}

@@ -5,96 +5,24 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
-	"sync"
 
 	"github.com/dwk/fleet/appliance/bindings/cron"
-	"github.com/dwk/fleet/appliance/bindings/d1/d1local"
-	"github.com/dwk/fleet/appliance/bindings/kv/kvlocal"
-	"github.com/dwk/fleet/appliance/bindings/queue"
-	"github.com/dwk/fleet/appliance/bindings/queue/queuelocal"
-	"github.com/dwk/fleet/appliance/bindings/r2/r2local"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/process/datadir"
 	"github.com/dwk/fleet/appliance/process/metrics"
+	"github.com/dwk/fleet/appliance/server/storeset"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
-// localStores opens local-mode stores lazily under a locked data directory.
+// localStores are the local-mode stores of a locked data directory, and
+// the object runtime over it.
 type localStores struct {
-	ctx     context.Context
-	dir     *datadir.Dir
-	log     *slog.Logger
-	broker  *queuelocal.Broker
+	*storeset.Local
 	objects ObjectNamespaces
-
-	mu      sync.Mutex
-	d1      map[string]*d1local.DB
-	r2      map[string]*r2local.Bucket
-	kv      map[string]*kvlocal.Store
-	closers []io.Closer
 }
 
 var _ stores = (*localStores)(nil)
 
-func (s *localStores) D1(name string) (worker.D1Backend, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if db, ok := s.d1[name]; ok {
-		return db, nil
-	}
-	dir, err := s.dir.Sub("d1")
-	if err != nil {
-		return nil, err
-	}
-	db, err := d1local.Open(s.ctx, filepath.Join(dir, name+".sqlite"))
-	if err != nil {
-		return nil, err
-	}
-	s.d1[name] = db
-	s.closers = append(s.closers, db)
-	return db, nil
-}
-
-func (s *localStores) R2(name string) (worker.R2Bucket, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if b, ok := s.r2[name]; ok {
-		return b, nil
-	}
-	dir, err := s.dir.Sub("r2", name)
-	if err != nil {
-		return nil, err
-	}
-	b, err := r2local.Open(dir, r2local.Options{})
-	if err != nil {
-		return nil, err
-	}
-	s.r2[name] = b
-	s.closers = append(s.closers, b)
-	return b, nil
-}
-
-func (s *localStores) KV(name string) (worker.KVNamespace, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if kv, ok := s.kv[name]; ok {
-		return kv, nil
-	}
-	dir, err := s.dir.Sub("kv")
-	if err != nil {
-		return nil, err
-	}
-	kv, err := kvlocal.Open(s.ctx, filepath.Join(dir, name+".sqlite"), kvlocal.Options{Logger: s.log})
-	if err != nil {
-		return nil, err
-	}
-	s.kv[name] = kv
-	s.closers = append(s.closers, kv)
-	return kv, nil
-}
-
-func (s *localStores) Broker() queue.Broker      { return s.broker }
 func (s *localStores) Objects() ObjectNamespaces { return s.objects }
 
 // openLocal locks the data directory and assembles the workers over
@@ -104,20 +32,18 @@ func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log 
 	if err != nil {
 		return nil, err
 	}
-	st := &localStores{ctx: ctx, dir: dir, log: log, d1: map[string]*d1local.DB{}, r2: map[string]*r2local.Bucket{}, kv: map[string]*kvlocal.Store{}}
+	local, err := storeset.OpenLocal(ctx, dir.Path, storeset.LocalOptions{Logger: log})
+	if err != nil {
+		dir.Close()
+		return nil, err
+	}
+	st := &localStores{Local: local}
 	defer func() {
 		if err != nil {
-			for i := len(st.closers) - 1; i >= 0; i-- {
-				st.closers[i].Close()
-			}
+			local.Close()
 			dir.Close()
 		}
 	}()
-	st.broker, err = queuelocal.Open(ctx, filepath.Join(dir.Path, "queues.sqlite"), queuelocal.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("open queues: %w", err)
-	}
-	st.closers = append(st.closers, st.broker)
 	secret, err := resolveSecret(cfg, dir)
 	if err != nil {
 		return nil, err
@@ -138,7 +64,7 @@ func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log 
 		return nil, err
 	}
 	a.objects = rt
-	a.closers = append([]io.Closer{dir}, st.closers...)
+	a.closers = []io.Closer{dir, local}
 	return a, nil
 }
 
