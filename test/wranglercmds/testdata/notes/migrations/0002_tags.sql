@@ -1,0 +1,6 @@
+-- Tags on notes.
+CREATE TABLE tags (
+  note INTEGER NOT NULL REFERENCES notes(id),
+  tag  TEXT NOT NULL
+);
+CREATE INDEX tags_by_note ON tags(note);
