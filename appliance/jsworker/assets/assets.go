@@ -16,11 +16,10 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"io/fs"
 	"mime"
 	"net/http"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -43,8 +42,9 @@ const (
 
 // Config says where the assets are and how to find them.
 type Config struct {
-	// Dir is the directory served. Required.
-	Dir string
+	// Files are the assets: a directory (os.DirFS) or a built project's
+	// archive. Required.
+	Files fs.FS
 	// HTMLHandling is one of the HTML handling modes. Default:
 	// AutoTrailingSlash.
 	HTMLHandling string
@@ -88,12 +88,11 @@ func New(cfg Config) (*Server, error) {
 	default:
 		return nil, fmt.Errorf("assets: unknown not_found_handling %q", cfg.NotFoundHandling)
 	}
-	st, err := os.Stat(cfg.Dir)
-	if err != nil {
-		return nil, fmt.Errorf("assets: %w", err)
+	if cfg.Files == nil {
+		return nil, fmt.Errorf("assets: no files")
 	}
-	if !st.IsDir() {
-		return nil, fmt.Errorf("assets: %s is not a directory", cfg.Dir)
+	if _, err := fs.Stat(cfg.Files, "."); err != nil {
+		return nil, fmt.Errorf("assets: %w", err)
 	}
 	return &Server{cfg: cfg, etags: map[string]etag{}}, nil
 }
@@ -215,18 +214,22 @@ func (s *Server) resolve(p string) resolved {
 
 // exists reports whether p names a regular file of the assets.
 func (s *Server) exists(p string) bool {
-	st, err := os.Stat(s.local(p))
+	st, err := fs.Stat(s.cfg.Files, s.local(p))
 	return err == nil && st.Mode().IsRegular()
 }
 
+// local is p as a name in Files.
 func (s *Server) local(p string) string {
-	return filepath.Join(s.cfg.Dir, filepath.FromSlash(path.Clean("/"+p)))
+	if p = strings.TrimPrefix(path.Clean("/"+p), "/"); p == "" {
+		return "."
+	}
+	return p
 }
 
 // file writes the asset p with status, answering a matching
 // If-None-Match with 304.
 func (s *Server) file(w http.ResponseWriter, r *http.Request, p string, status int) bool {
-	f, err := os.Open(s.local(p))
+	f, err := s.cfg.Files.Open(s.local(p))
 	if err != nil {
 		return false
 	}
@@ -235,7 +238,7 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request, p string, status i
 	if err != nil {
 		return false
 	}
-	tag, err := s.etag(p, f, st)
+	tag, err := s.etag(p, st)
 	if err != nil {
 		return false
 	}
@@ -261,18 +264,20 @@ func (s *Server) file(w http.ResponseWriter, r *http.Request, p string, status i
 
 // etag is the file's strong ETag, a hash of its content, computed once
 // while its size and modification time stay.
-func (s *Server) etag(p string, f *os.File, st os.FileInfo) (string, error) {
+func (s *Server) etag(p string, st fs.FileInfo) (string, error) {
 	s.mu.Lock()
 	e, ok := s.etags[p]
 	s.mu.Unlock()
 	if ok && e.size == st.Size() && e.mod.Equal(st.ModTime()) {
 		return e.tag, nil
 	}
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	f, err := s.cfg.Files.Open(s.local(p))
+	if err != nil {
 		return "", err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
 		return "", err
 	}
 	tag := `"` + hex.EncodeToString(h.Sum(nil)[:16]) + `"`

@@ -73,7 +73,7 @@ func TestHTMLHandling(t *testing.T) {
 			"/about": {}, "/about.html": {200, "about", ""}, "/blog/": {}, "/blog/index.html": {200, "blog", ""},
 		}},
 	} {
-		s, err := New(Config{Dir: dir, HTMLHandling: tc.mode})
+		s, err := New(Config{Files: os.DirFS(dir), HTMLHandling: tc.mode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestNotFoundHandling(t *testing.T) {
 		{NotFound404, "/sub/deeper/missing", want{404, "sub not found", ""}},
 		{NotFoundSPA, "/app/route/1", want{200, "home", ""}},
 	} {
-		s, err := New(Config{Dir: dir, NotFoundHandling: tc.mode})
+		s, err := New(Config{Files: os.DirFS(dir), NotFoundHandling: tc.mode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +104,7 @@ func TestNotFoundHandling(t *testing.T) {
 }
 
 func TestConditionalRequests(t *testing.T) {
-	s, err := New(Config{Dir: fixture(t)})
+	s, err := New(Config{Files: os.DirFS(fixture(t))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"sort"
 	"time"
 
@@ -97,7 +98,7 @@ func Load(ctx context.Context, path string, opts Options) (*Project, error) {
 	p.Bundle = b
 	p.JS.Script = s
 	if a := w.Assets; a != nil {
-		srv, err := assets.New(assets.Config{Dir: a.Directory, HTMLHandling: a.HTMLHandling, NotFoundHandling: a.NotFoundHandling})
+		srv, err := assets.New(assets.Config{Files: os.DirFS(a.Directory), HTMLHandling: a.HTMLHandling, NotFoundHandling: a.NotFoundHandling})
 		if err != nil {
 			return nil, fmt.Errorf("%s: assets: %w", w.ConfigPath, err)
 		}
