@@ -147,3 +147,23 @@ func TestDocsNameEveryModule(t *testing.T) {
 		}
 	}
 }
+
+// TestPortingGuideListsTheModules keeps docs/porting.md's module table
+// equal to ModuleTable, its one source.
+func TestPortingGuideListsTheModules(t *testing.T) {
+	doc, err := os.ReadFile("../../../../docs/porting.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const open, close = "-->\n", "\n<!-- /node modules -->"
+	s := string(doc)
+	start := strings.Index(s, "<!-- node modules:")
+	end := strings.Index(s, close)
+	if start < 0 || end < start {
+		t.Fatal("docs/porting.md has no node modules table between its markers")
+	}
+	got := s[start+strings.Index(s[start:], open)+len(open) : end]
+	if want := strings.TrimSpace(node.ModuleTable()); got != want {
+		t.Errorf("docs/porting.md's node module table differs from node.ModuleTable(); paste this between the markers:\n%s", want)
+	}
+}
