@@ -37,17 +37,30 @@ gobin() {
   echo "$d"
 }
 
-# node and the npm packages of the @libsql/client conformance run.
+# npm_ci DIR [ARGS]: installs DIR's npm packages from its lockfile, again
+# whenever the lockfile changed since the last install.
+npm_ci() {
+  local dir=$1
+  shift
+  [ -f "$dir/package-lock.json" ] || return 0
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    say "npm ci${*:+ $*} ($dir)"
+    npm ci --silent --no-audit --no-fund "$@" --prefix "$dir"
+  fi
+}
+
+# node and the npm packages of the @libsql/client conformance run and of
+# the Workers projects the tests run (test/jsapps, test/jsprojects/projects).
 tool_node() {
-  [ -f test/libsqlconformance/node/package-lock.json ] || return 0
   if ! command -v node >/dev/null; then
-    echo "error: node (20 or newer) is required for the @libsql/client conformance run: apt-get install nodejs npm" >&2
+    echo "error: node (20 or newer) and npm are required for the @libsql/client conformance run and the Workers projects' packages: apt-get install nodejs npm" >&2
     exit 1
   fi
-  if [ ! -d test/libsqlconformance/node/node_modules ]; then
-    say "npm ci (test/libsqlconformance/node)"
-    npm ci --silent --no-audit --no-fund --prefix test/libsqlconformance/node
-  fi
+  local lock
+  for lock in test/libsqlconformance/node/package-lock.json test/jsapps/*/package-lock.json test/jsprojects/projects/*/package-lock.json; do
+    [ -f "$lock" ] && npm_ci "$(dirname "$lock")"
+  done
+  return 0
 }
 
 # versitygw: the S3 server of the tests and of make demo.

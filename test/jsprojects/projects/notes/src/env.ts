@@ -1,0 +1,3 @@
+export interface Env {
+	DB: D1Database;
+}
