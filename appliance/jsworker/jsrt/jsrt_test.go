@@ -205,7 +205,9 @@ func TestMemoryLimitRestartsTheIsolate(t *testing.T) {
 	if !errors.Is(err, jsrt.ErrMemoryLimit) {
 		t.Fatalf("unbounded growth: got %v, want ErrMemoryLimit", err)
 	}
-	if d := time.Since(start); d > 10*time.Second {
+	// The live heap is known after each collection; under -race on a
+	// loaded machine the growth takes a while.
+	if d := time.Since(start); d > 45*time.Second {
 		t.Errorf("the limit took %v to act", d)
 	}
 	select {
