@@ -15,4 +15,20 @@
 // A Durable Object class registers as "<worker>.<class>" (jsworker.
 // ClassName), under the name the class was first created with: a class
 // renamed by a migration keeps its objects.
+//
+// # Artifacts
+//
+// Load and Describe also take an artifact (package artifact; what dwk
+// bundle writes) in place of a wrangler file. IsArtifact tells them
+// apart: a name ending in .dwkb or .zip, or a file that begins as a zip
+// archive does. From an artifact, the wrangler project is the manifest's
+// (its paths name members of the archive), the code is the archive's
+// bundle, compiled as it is (no build command, no bundling, no Node.js),
+// and the assets are served from the archive. The same describe step
+// maps either onto dwk's stores, so an artifact binds what its sources
+// would, but for secrets: an artifact holds none, only their names
+// (SecretNames), and its worker reads the values the host binds, as
+// dwk.json's workers[].bindings.secrets. Source and Hash say which build
+// runs: the artifact and its content hash, or the wrangler file and the
+// bundle's hash.
 package project

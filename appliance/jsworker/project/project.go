@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"sort"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/jsworker"
+	"github.com/dwk/fleet/appliance/jsworker/artifact"
 	"github.com/dwk/fleet/appliance/jsworker/assets"
 	"github.com/dwk/fleet/appliance/jsworker/bundle"
 	"github.com/dwk/fleet/appliance/jsworker/wrangler"
@@ -46,12 +48,20 @@ type Project struct {
 	Worker config.Worker
 	// JS configures the JavaScript worker.
 	JS jsworker.Config
+
+	// art is the artifact the project was loaded from; nil for a wrangler
+	// file.
+	art *artifact.Artifact
 }
 
-// Describe reads the wrangler file at path into a Project without its
-// code: Worker and JS (but JS.Script) are set, Bundle is nil. Commands
-// that only need the project's stores use it.
+// Describe reads the wrangler file at path, or the artifact (see
+// IsArtifact), into a Project without its code: Worker and JS (but
+// JS.Script) are set, Bundle is nil. Commands that only need the
+// project's stores use it.
 func Describe(path string, opts Options) (*Project, error) {
+	if IsArtifact(path) {
+		return describeArtifact(path, opts)
+	}
 	w, err := wrangler.Load(path, wrangler.Options{Env: opts.Env})
 	if err != nil {
 		return nil, err
@@ -67,8 +77,13 @@ func Describe(path string, opts Options) (*Project, error) {
 }
 
 // Load reads the wrangler file at path, runs the project's build command,
-// bundles and compiles it. Its warnings are in Wrangler.Warnings.
+// bundles and compiles it. Its warnings are in Wrangler.Warnings. Given an
+// artifact (see IsArtifact) it compiles the artifact's bundle instead, and
+// serves the assets from it: no build command, no bundling.
 func Load(ctx context.Context, path string, opts Options) (*Project, error) {
+	if IsArtifact(path) {
+		return loadArtifact(path, opts)
+	}
 	p, err := Describe(path, opts)
 	if err != nil {
 		return nil, err
@@ -97,10 +112,24 @@ func Load(ctx context.Context, path string, opts Options) (*Project, error) {
 	}
 	p.Bundle = b
 	p.JS.Script = s
+	var files fs.FS
+	if w.Assets != nil {
+		files = os.DirFS(w.Assets.Directory)
+	}
+	if err := p.finish(files, opts); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// finish sets up what runs p's compiled code: its assets, served from
+// files, and opts.
+func (p *Project) finish(files fs.FS, opts Options) error {
+	w := p.Wrangler
 	if a := w.Assets; a != nil {
-		srv, err := assets.New(assets.Config{Files: os.DirFS(a.Directory), HTMLHandling: a.HTMLHandling, NotFoundHandling: a.NotFoundHandling})
+		srv, err := assets.New(assets.Config{Files: files, HTMLHandling: a.HTMLHandling, NotFoundHandling: a.NotFoundHandling})
 		if err != nil {
-			return nil, fmt.Errorf("%s: assets: %w", w.ConfigPath, err)
+			return fmt.Errorf("%s: assets: %w", w.ConfigPath, err)
 		}
 		p.JS.Assets = &jsworker.Assets{Server: srv, Binding: a.Binding, WorkerFirst: a.RunWorkerFirst, WorkerFirstRoutes: a.RunWorkerFirstRoutes}
 	}
@@ -111,7 +140,7 @@ func Load(ctx context.Context, path string, opts Options) (*Project, error) {
 	}
 	p.JS.Isolates = opts.Isolates
 	p.JS.ObjectIsolates = opts.ObjectIsolates
-	return p, nil
+	return nil
 }
 
 // BundleOptions are the bundler's options for a wrangler project.
@@ -150,6 +179,17 @@ func (p *Project) describe() error {
 	js := jsworker.Config{
 		Name: w.Name, NodeCompat: w.NodeCompat(), Classes: map[string]string{}, Bindings: jsworker.Bindings{JSONVars: map[string]string{}},
 		ProcessEnv: jsworker.PopulatesProcessEnv(w.NodeCompat(), w.CompatibilityDate, w.CompatibilityFlags),
+	}
+	secret := map[string]bool{}
+	for name := range w.Secrets {
+		secret[name] = true
+	}
+	var unbound []string // secrets whose values the host binds
+	for _, name := range p.SecretNames() {
+		if !secret[name] {
+			secret[name] = true
+			unbound = append(unbound, name)
+		}
 	}
 	var errs []error
 	store := func(kind, binding, name string, into map[string]string) {
@@ -204,7 +244,7 @@ func (p *Project) describe() error {
 		js.Bindings.Services = append(js.Bindings.Services, s.Binding)
 	}
 	for name, v := range w.Vars {
-		if _, secret := w.Secrets[name]; secret {
+		if secret[name] {
 			continue
 		}
 		if s, ok := v.(string); ok {
@@ -224,6 +264,7 @@ func (p *Project) describe() error {
 		b.Secrets[name] = &s
 		js.Bindings.Secrets = append(js.Bindings.Secrets, name)
 	}
+	js.Bindings.Secrets = append(js.Bindings.Secrets, unbound...)
 	for _, c := range w.Queues.Consumers {
 		qn, err := StoreName(c.Queue)
 		if err != nil {
