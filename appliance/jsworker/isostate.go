@@ -40,8 +40,10 @@ type entryInfo struct {
 	Methods   []string `json:"methods"`
 }
 
-// load runs the bundle in the isolate and reads its exports.
-func (st *isoState) load(ctx context.Context) error {
+// load runs the bundle in the isolate and reads its exports. The first
+// isolate of a version (first) records what the exports handle and the
+// classes' methods, which every isolate of it shares.
+func (st *isoState) load(ctx context.Context, first bool) error {
 	return st.iso.Do(ctx, func(rt *goja.Runtime) error {
 		internal := st.iso.Internal()
 		modules := internal.Get("modules").ToObject(rt)
@@ -65,11 +67,13 @@ func (st *isoState) load(ctx context.Context) error {
 		if err != nil {
 			return jsErr(st.iso, err)
 		}
-		var info entryInfo
-		if err := json.Unmarshal([]byte(infoV.String()), &info); err != nil {
-			return fmt.Errorf("read the exports: %w", err)
+		if first {
+			var info entryInfo
+			if err := json.Unmarshal([]byte(infoV.String()), &info); err != nil {
+				return fmt.Errorf("read the exports: %w", err)
+			}
+			st.v.info = info
 		}
-		st.v.info = info
 		st.runFetch, _ = goja.AssertFunction(internal.Get("runFetch"))
 		st.runEvent, _ = goja.AssertFunction(internal.Get("runEvent"))
 		st.runMethod, _ = goja.AssertFunction(internal.Get("runMethod"))
@@ -84,7 +88,7 @@ func (st *isoState) load(ctx context.Context) error {
 				return fmt.Errorf("the export %q is not a class", js)
 			}
 			st.classes[js] = c
-			if st.v.classes[js].Methods == nil {
+			if first {
 				info, _ := goja.AssertFunction(internal.Get("objectInfo"))
 				iv, err := info(goja.Undefined(), c)
 				if err != nil {

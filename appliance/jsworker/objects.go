@@ -128,7 +128,7 @@ func objectCall[T any](o *jsObject, ctx context.Context, name string, args func(
 		return zero, ev, err
 	}
 	iso := st.iso
-	ev := iso.NewEvent(ctx)
+	ev := o.newEvent(iso, ctx)
 	res, err := jsrt.Call(ev, jsrt.CallOptions{}, func(rt *goja.Runtime) (goja.Value, error) {
 		if o.inst == nil {
 			return nil, errors.New("the object was disposed")
@@ -141,6 +141,23 @@ func objectCall[T any](o *jsObject, ctx context.Context, name string, args func(
 		return callObj(goja.Undefined(), append([]goja.Value{o.inst, rt.ToValue(name)}, a...)...)
 	}, func(rt *goja.Runtime, v goja.Value) (T, error) { return done(ev, rt, v) })
 	return res, ev, err
+}
+
+// newEvent starts an event of the object: its timers' callbacks run in
+// the object's turn, as events of their own, so that what they write is
+// gated and committed (and a stopped object's timers run no more).
+func (o *jsObject) newEvent(iso *jsrt.Isolate, ctx context.Context) *jsrt.Event {
+	ev := iso.NewEvent(ctx)
+	ev.RunTimersWith(func(run func(ctx context.Context) error) {
+		if o.disposed.Load() {
+			return
+		}
+		err := o.state.BlockConcurrencyWhile(context.WithoutCancel(ctx), run)
+		if err != nil && !o.disposed.Load() {
+			o.v.cfg.Logger.Debug("an object's timer", "object", o.state.ID, "err", err)
+		}
+	})
+	return ev
 }
 
 // Fetch implements worker.Object: the instance's fetch(request).
@@ -313,7 +330,7 @@ func (o *jsObject) socket(rt *goja.Runtime, ws *worker.WebSocket) *goja.Object {
 // socket's listeners.
 func (o *jsObject) socketEvent(ctx context.Context, ws *worker.WebSocket, handler, kind string, args func(rt *goja.Runtime) []goja.Value) {
 	iso := o.st.iso
-	ev := iso.NewEvent(ctx)
+	ev := o.newEvent(iso, ctx)
 	defer ev.End()
 	_, err := jsrt.Call(ev, jsrt.CallOptions{}, func(rt *goja.Runtime) (goja.Value, error) {
 		if o.inst == nil {

@@ -68,7 +68,7 @@ func (o *jsObject) blockConcurrencyWhile(fn goja.Callable) goja.Value {
 	rt := iso.Runtime()
 	p, resolve, reject := rt.NewPromise()
 	run := func(ctx context.Context) error {
-		ev := iso.NewEvent(ctx)
+		ev := o.newEvent(iso, ctx)
 		defer ev.End()
 		_, err := jsrt.Call(ev, jsrt.CallOptions{}, func(rt *goja.Runtime) (goja.Value, error) {
 			return fn(goja.Undefined())

@@ -34,7 +34,7 @@ func newPool(v *version, n int, kind string, detectHangs bool) (*pool, error) {
 	for k := range p.ready {
 		p.ready[k] = make(chan struct{})
 	}
-	st, err := p.start(0)
+	st, err := p.start(0, true)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func newPool(v *version, n int, kind string, detectHangs bool) (*pool, error) {
 // isolate 0's state, so that requests still find an isolate.
 func (p *pool) fill(k int) {
 	defer close(p.ready[k])
-	st, err := p.start(k)
+	st, err := p.start(k, false)
 	if err != nil {
 		p.v.cfg.Logger.Error("start an isolate", "pool", p.kind, "slot", k, "err", err)
 		p.slots[k].Store(p.slots[0].Load())
@@ -63,8 +63,9 @@ func (p *pool) fill(k int) {
 	p.slots[k].Store(st)
 }
 
-// start makes isolate k and runs the bundle in it.
-func (p *pool) start(k int) (*isoState, error) {
+// start makes isolate k and runs the bundle in it; first says it is the
+// version's first isolate (see isoState.load).
+func (p *pool) start(k int, first bool) (*isoState, error) {
 	iso, err := jsrt.New(jsrt.Config{
 		Name:        fmt.Sprintf("%s/%s#%d", p.v.cfg.Name, p.kind, k),
 		Extensions:  extensions(p.v.cfg.NodeCompat),
@@ -77,7 +78,7 @@ func (p *pool) start(k int) (*isoState, error) {
 		return nil, err
 	}
 	st := &isoState{v: p.v, iso: iso, envs: map[any]goja.Value{}}
-	if err := st.load(context.Background()); err != nil {
+	if err := st.load(context.Background(), first); err != nil {
 		iso.Close()
 		return nil, err
 	}
@@ -99,7 +100,7 @@ func (p *pool) slot(k int) *isoState {
 	if cur := p.slots[k].Load(); cur != st {
 		return cur
 	}
-	fresh, err := p.start(k)
+	fresh, err := p.start(k, false)
 	if err != nil {
 		p.v.cfg.Logger.Error("restart an isolate", "isolate", st.iso.Name(), "err", err)
 		return st

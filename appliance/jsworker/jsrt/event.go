@@ -25,7 +25,22 @@ type Event struct {
 
 	mu       sync.Mutex
 	deferred []func()
+
+	// timers, when set, runs the callbacks of the timers the event's
+	// JavaScript sets (see RunTimersWith).
+	timers TimerRunner
 }
+
+// TimerRunner runs a timer's callback for its event's owner: run posts
+// the callback to the loop as a new event and waits for it. An object
+// runs it in its own turn, so that the callback's storage writes are
+// gated and committed like an event's.
+type TimerRunner func(run func(ctx context.Context) error)
+
+// RunTimersWith makes r run the callbacks of the timers set by this
+// event's JavaScript (and by the events those callbacks start), instead
+// of the loop running them directly. Call it before the event runs.
+func (e *Event) RunTimersWith(r TimerRunner) { e.timers = r }
 
 // NewEvent starts an event of the isolate with ctx, the context host calls
 // made for it run with. End it with End.

@@ -1,6 +1,7 @@
 package jsrt
 
 import (
+	"context"
 	"math"
 	"time"
 
@@ -67,9 +68,28 @@ func (i *Isolate) fire(id int64) {
 		delete(i.timers.m, id)
 		i.pending--
 	}
+	if r := t.fr.ev.timers; r != nil {
+		go r(func(ctx context.Context) error { return i.runTimer(ctx, t, r) })
+		return
+	}
 	if _, err := t.fn(goja.Undefined(), t.args...); err != nil {
 		i.uncaught(err)
 	}
+}
+
+// runTimer runs t's callback as an event of its own with ctx, for its
+// owner's TimerRunner r (which the event passes on to its own timers).
+func (i *Isolate) runTimer(ctx context.Context, t *timer, r TimerRunner) error {
+	ev := i.NewEvent(ctx)
+	ev.timers = r
+	defer ev.End()
+	_, err := Call(ev, CallOptions{MayWaitForever: true}, func(rt *goja.Runtime) (goja.Value, error) {
+		if _, err := t.fn(goja.Undefined(), t.args...); err != nil {
+			i.uncaught(err)
+		}
+		return goja.Undefined(), nil
+	}, func(*goja.Runtime, goja.Value) (struct{}, error) { return struct{}{}, nil })
+	return err
 }
 
 // clear stops timer id; an unknown id is ignored.

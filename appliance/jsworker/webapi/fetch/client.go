@@ -137,8 +137,11 @@ func send(ctx context.Context, method, url string, header http.Header, b body, m
 		return nil, jsrt.Errorf("TypeError", "fetch: %v", err)
 	}
 	req.Header = header
-	if b.kind == kindBytes {
+	switch b.kind {
+	case kindBytes:
 		req.ContentLength = int64(len(b.bytes))
+	case kindGo, kindStream:
+		req.ContentLength = -1
 	}
 	var resp *http.Response
 	err = worker.Await(ctx, func() error {

@@ -42,8 +42,16 @@ func GoRequest(ctx context.Context, ev *jsrt.Event, v goja.Value) (*http.Request
 		return nil, nil, jsrt.Errorf("TypeError", "%v", err)
 	}
 	req.Header = header
-	if b.kind == kindBytes {
+	switch b.kind {
+	case kindBytes:
 		req.ContentLength = int64(len(b.bytes))
+	case kindGo, kindStream:
+		// Unknown length: the receiver reads to the end (0 would mean no
+		// body).
+		req.ContentLength = -1
+		if in != nil && b.goBody == in.body && in.R.ContentLength > 0 {
+			req.ContentLength = in.R.ContentLength
+		}
 	}
 	if in != nil {
 		req.RemoteAddr = in.R.RemoteAddr

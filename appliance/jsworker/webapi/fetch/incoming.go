@@ -21,7 +21,7 @@ type Incoming struct {
 // Call it on the loop.
 func NewRequest(iso *jsrt.Isolate, r *http.Request) (goja.Value, error) {
 	in := &Incoming{R: r}
-	hasBody := r.Body != nil && r.Body != http.NoBody && (r.ContentLength != 0 || len(r.TransferEncoding) > 0) && r.Method != http.MethodGet && r.Method != http.MethodHead
+	hasBody := r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0 && r.Method != http.MethodGet && r.Method != http.MethodHead
 	if hasBody {
 		in.body = &goBody{r: r.Body}
 	}
