@@ -80,8 +80,9 @@ func testSafety(t *testing.T, s *site) {
 
 	t.Run("endless loop", func(t *testing.T) {
 		// The project's limits.cpu_ms is 1500: the loop runs that long,
-		// and meanwhile the worker's other isolates go on serving, each
-		// request at once rather than after the loop.
+		// and meanwhile the worker's other isolates go on serving. Were
+		// requests queued behind the loop, hardly any would be answered
+		// before it.
 		spun := make(chan response, 1)
 		spinStart := time.Now()
 		go func() {
@@ -109,12 +110,8 @@ func testSafety(t *testing.T, s *site) {
 				return
 			default:
 			}
-			start := time.Now()
 			if r := do(t, "GET", s.url(served, "/safety/ok"), nil); r.status != 200 || string(r.body) != "ok" {
 				t.Fatalf("request %d beside the loop: %s", served, r)
-			}
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("request %d beside the loop took %v: it waited for the loop", served, d)
 			}
 			served++
 			if time.Since(spinStart) > 30*time.Second {
