@@ -46,8 +46,9 @@ var (
 // Internal tables (sqlite_*, Cloudflare's _cf_*, dwk's _dwk_*) are left
 // out, as is anything on them; a virtual table is refused, as D1 refuses
 // it. The schema and the rows are read in one transaction each. With
-// tables, indexes, triggers and views of those tables are written (D1's
-// local export writes only those whose own name is listed).
+// tables, the indexes and triggers of those tables are written, and the
+// views listed (D1's local export writes only indexes and triggers whose
+// own name is listed).
 func dumpSQL(ctx context.Context, db worker.D1Backend, w io.Writer, o dumpOptions) error {
 	schema, err := db.Batch(ctx, []worker.D1Query{{SQL: dumpTablesSQL}, {SQL: dumpColumnsSQL}, {SQL: dumpRestSQL}})
 	if err != nil {

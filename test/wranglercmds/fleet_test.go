@@ -97,16 +97,20 @@ func TestFleet(t *testing.T) {
 	// Two applies at once: each migration once.
 	writeFile(t, filepath.Join(proj, "migrations", "0003_archive.sql"), "CREATE TABLE archive (note INTEGER, at TEXT);\n")
 	results := make([]result, 2)
+	errs := make([]error, 2)
 	var both sync.WaitGroup
 	for i := range results {
 		both.Add(1)
 		go func() {
 			defer both.Done()
-			results[i] = c.run("", "d1", "migrations", "apply", "DB")
+			results[i], errs[i] = c.exec("", "d1", "migrations", "apply", "DB")
 		}()
 	}
 	both.Wait()
 	for i, res := range results {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
 		if res.code != 0 {
 			t.Errorf("concurrent apply %d: exit %d\n%s\n%s", i, res.code, res.stdout, res.stderr)
 		}

@@ -70,9 +70,20 @@ type cli struct {
 }
 
 // run runs dwk with args (and c.extra) and stdin, waits for it and fails
-// the test if it printed a data race or a panic.
+// the test if it could not run or printed a data race or a panic. Call it
+// from the test's goroutine; other goroutines call exec.
 func (c cli) run(stdin string, args ...string) result {
 	c.t.Helper()
+	r, err := c.exec(stdin, args...)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return r
+}
+
+// exec is run for any goroutine: it reports what run fails the test for
+// as an error.
+func (c cli) exec(stdin string, args ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, procs.Binary(c.t), append(append([]string(nil), args...), c.extra...)...)
@@ -89,14 +100,14 @@ func (c cli) run(stdin string, args ...string) result {
 	case errors.As(err, &exit):
 		r.code = exit.ExitCode()
 	default:
-		c.t.Fatalf("dwk %q: %v\n%s", args, err, r.stderr)
+		return r, fmt.Errorf("dwk %q: %v\n%s", args, err, r.stderr)
 	}
 	for _, bad := range []string{"WARNING: DATA RACE", "panic:"} {
 		if strings.Contains(r.stderr, bad) {
-			c.t.Fatalf("dwk %q printed %q:\n%s", args, bad, r.stderr)
+			return r, fmt.Errorf("dwk %q printed %q:\n%s", args, bad, r.stderr)
 		}
 	}
-	return r
+	return r, nil
 }
 
 // ok runs a command that must succeed and returns its stdout.
