@@ -23,18 +23,18 @@ type jsProject struct {
 	w    *jsworker.Worker
 }
 
-// isWranglerPath reports whether path names a wrangler file rather than a
-// dwk.json.
+// isWranglerPath reports whether path names a Workers project (a wrangler
+// file, or an artifact that dwk bundle wrote) rather than a dwk.json.
 func isWranglerPath(path string) bool {
 	switch filepath.Base(path) {
 	case "wrangler.toml", "wrangler.json", "wrangler.jsonc":
 		return true
 	}
-	return strings.HasSuffix(path, ".toml") || strings.HasSuffix(path, ".jsonc")
+	return strings.HasSuffix(path, ".toml") || strings.HasSuffix(path, ".jsonc") || project.IsArtifact(path)
 }
 
-// wranglerFile resolves a project path (a wrangler file, or a directory
-// holding one) relative to base.
+// wranglerFile resolves a project path (a wrangler file, an artifact, or
+// a directory holding a wrangler file) relative to base.
 func wranglerFile(base, path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(base, path)
@@ -81,6 +81,12 @@ func startProjects(ctx context.Context, c *config.Config, base string, log *slog
 			log.Warn("wrangler: " + w.String())
 		}
 		merge(wc, p.Worker)
+		log.Info("project loaded", "worker", wc.Name, "source", p.Source(), "hash", p.Hash())
+		for _, name := range p.SecretNames() {
+			if wc.Bindings.Secrets[name] == nil {
+				log.Warn("secret not bound: an artifact carries no secret values; bind it in dwk.json's workers[].bindings.secrets", "worker", wc.Name, "secret", name)
+			}
+		}
 		p.JS.Name = wc.Name
 		rootTaken = defaultRoute(wc, rootTaken)
 		jw, err := p.Start()
