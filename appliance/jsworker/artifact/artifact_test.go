@@ -2,6 +2,10 @@ package artifact_test
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -168,5 +172,32 @@ func TestZipHeaders(t *testing.T) {
 		if f.Mode() != 0o644 {
 			t.Errorf("member %s has mode %v, want -rw-r--r--", f.Name, f.Mode())
 		}
+	}
+}
+
+// TestAssetLinks checks that a symbolic link to a file is shipped as the
+// file and one to a directory is refused, naming it.
+func TestAssetLinks(t *testing.T) {
+	file := copyApp(t)
+	public := filepath.Join(filepath.Dir(file), "public")
+	if err := os.Symlink("css/site.css", filepath.Join(public, "site.css")); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := write(t, load(t, file))
+	a, err := artifact.Read(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := fs.ReadFile(a.Assets(), "site.css"); err != nil || string(got) != "h1 { color: teal; }\n" {
+		t.Errorf("site.css, a link to css/site.css: %q, %v; want the file's content", got, err)
+	}
+
+	if err := os.Symlink("css", filepath.Join(public, "styles")); err != nil {
+		t.Fatal(err)
+	}
+	p := load(t, file)
+	_, err = artifact.Write(context.Background(), p.Wrangler, p.Bundle, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "styles is not a regular file") {
+		t.Errorf("Write with a link to a directory: %v, want an error naming styles", err)
 	}
 }

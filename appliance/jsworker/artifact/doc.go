@@ -69,8 +69,10 @@
 //     project's files, so stack traces still do.
 //   - Assets that the assets directory's .assetsignore names, and, as
 //     wrangler does, the .assetsignore, _redirects and _headers files at
-//     its root. .assetsignore takes gitignore's patterns (see
-//     ignoreRules). Other dotfiles are shipped, as wrangler ships them. A
+//     its root. .assetsignore takes gitignore's patterns (#
+//     comments, '!' to take a file back, '/' anchoring, a trailing '/'
+//     for directories, '*', '?', '[...]' and "**"; the last match wins,
+//     and nothing inside a directory left out comes back). Other dotfiles are shipped, as wrangler ships them. A
 //     symbolic link to a file is shipped as the file; one to a directory
 //     is refused.
 //   - Migration files that migrations_pattern does not match.
