@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"mime/multipart"
+	"net/http"
 	"net/textproto"
 	"regexp"
 	"strings"
@@ -108,7 +109,22 @@ func testFiles(t *testing.T, s *site) {
 	}
 
 	// A browser's post is answered with a redirect to the page, which lists the file.
-	after := upload(1, "text/html", formField{name: "description", value: "notes"}, formField{name: "file", value: "hello", filename: "hello world.txt", ctype: "text/plain"}).want(t, 200, "upload from a browser")
+	body, ctype := multipartBody(t, formField{name: "description", value: "notes"}, formField{name: "file", value: "hello", filename: "hello world.txt", ctype: "text/plain"})
+	req, err := http.NewRequest("POST", s.url(1, action), bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", ctype)
+	req.Header.Set("Accept", "text/html")
+	resp, err := noRedirects.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if want := s.url(1, "/files/"); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != want {
+		t.Errorf("upload from a browser: %s to %q, want 303 to %q (the page, as the client reached it)", resp.Status, resp.Header.Get("Location"), want)
+	}
+	after := do(t, "GET", files(0, "/"), nil).want(t, 200, "the page after the uploads")
 	for _, want := range []string{`href="/files/object/uploads/report.csv"`, "quarterly report", "uploads/hello_world.txt"} {
 		if !bytes.Contains(after.body, []byte(want)) {
 			t.Errorf("the page after the upload does not show %q:\n%s", want, after.body)

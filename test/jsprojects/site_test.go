@@ -39,6 +39,12 @@ func (s *site) url(i int, path string) string {
 // the slowest case (the CPU limit, 30 s) plus the -race slowdown.
 var client = &http.Client{Timeout: 90 * time.Second}
 
+// noRedirects is client for requests whose redirect the test reads.
+var noRedirects = &http.Client{
+	Timeout:       client.Timeout,
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
 // projectsDir is the directory of the projects, absolute.
 func projectsDir(t testing.TB) string {
 	t.Helper()
