@@ -6,7 +6,6 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/test/fleettest"
-	"github.com/dwk/fleet/test/procs"
 )
 
 // TestFleet runs every project at once on one central fleet of two
@@ -28,7 +27,7 @@ func TestFleet(t *testing.T) {
 	env := []string{"DWK_FLEET_SECRET=" + f.Secret, "DWK_S3_SECRET=" + f.S3.SecretKey, "DWK_ADMIN_TOKEN=" + fleettest.AdminToken}
 	for _, p := range projects {
 		for _, db := range p.migrate {
-			runDwk(t, procs.Binary(t), env, "d1", "migrations", "apply", db, "--config", f.Replicas[0].Config, "--worker", p.name)
+			runDwk(t, env, "d1", "migrations", "apply", db, "--config", f.Replicas[0].Config, "--worker", p.name)
 		}
 	}
 	for _, r := range f.Replicas {

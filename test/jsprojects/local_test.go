@@ -34,7 +34,7 @@ func serveLocal(t *testing.T, p project) *site {
 	}
 	data := t.TempDir()
 	for _, db := range p.migrate {
-		runDwk(t, bin, nil, "d1", "migrations", "apply", db, "--local", "--config", wf, "--data-dir", data)
+		runDwk(t, nil, "d1", "migrations", "apply", db, "--local", "--config", wf, "--data-dir", data)
 	}
 	proc := procs.Start(t, "dwk serve "+p.name, bin, nil, "serve", "--config", cfg, "--data-dir", data, "--listen", "127.0.0.1:0")
 	base := proc.WaitFor(readyRE, 3*time.Minute)[1]

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/test/needtool"
+	"github.com/dwk/fleet/test/procs"
 )
 
 // site is a running deployment of one or more projects, as a client
@@ -66,32 +66,15 @@ func projectDir(t testing.TB, name string) string {
 	return dir
 }
 
-// runDwk runs the dwk binary bin with args and env additions, with a
-// pipe for stdin as a script has, and returns its combined output; it
-// fails t when dwk exits non-zero.
-func runDwk(t testing.TB, bin string, env []string, args ...string) string {
+// runDwk runs the dwk binary with args and env additions, and returns
+// its output; it fails t when dwk does not exit 0 within two minutes.
+func runDwk(t testing.TB, env []string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = strings.NewReader("")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	done := make(chan error, 1)
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("dwk %s: %v", strings.Join(args, " "), err)
+	p := procs.Start(t, "dwk "+strings.Join(args, " "), procs.Binary(t), env, args...)
+	if code, err := p.Wait(2 * time.Minute); err != nil || code != 0 {
+		t.Fatalf("dwk %s: exit %d, %v\n%s", strings.Join(args, " "), code, err, p.Output())
 	}
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("dwk %s: %v\n%s", strings.Join(args, " "), err, out.String())
-		}
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		<-done
-		t.Fatalf("dwk %s: still running after 2m\n%s", strings.Join(args, " "), out.String())
-	}
-	return out.String()
+	return p.Output()
 }
 
 // response is an answer read whole.
