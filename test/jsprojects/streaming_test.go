@@ -121,4 +121,63 @@ func testStreaming(t *testing.T, s *site) {
 			t.Errorf("got %s with %d bytes (%.40q…), want %d bytes (%.40q…)", resp.Status, len(got), got, len(want), want)
 		}
 	})
+
+	t.Run("the answer streams while the body is sent", func(t *testing.T) {
+		// Each line goes up only once the one before came back upper-cased:
+		// request and response are both open all along.
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		req, err := http.NewRequest("POST", s.url(0, "/streaming/upper"), pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type answer struct {
+			resp *http.Response
+			err  error
+		}
+		answered := make(chan answer, 1)
+		go func() {
+			resp, err := client.Do(req)
+			answered <- answer{resp, err}
+		}()
+		lines := []string{"first line\n", "second line\n", "third line\n"}
+		if _, err := pw.Write([]byte(lines[0])); err != nil {
+			t.Fatal(err)
+		}
+		var a answer
+		select {
+		case a = <-answered:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no answer within 10 s while the body is still open: the worker's response waits for the whole body")
+		}
+		if a.err != nil {
+			t.Fatal(a.err)
+		}
+		defer a.resp.Body.Close()
+		rd := bufio.NewReader(a.resp.Body)
+		for i, line := range lines {
+			if i > 0 {
+				if _, err := pw.Write([]byte(line)); err != nil {
+					t.Fatalf("line %d: %v", i, err)
+				}
+			}
+			got := make(chan string, 1)
+			go func() {
+				l, _ := rd.ReadString('\n')
+				got <- l
+			}()
+			select {
+			case l := <-got:
+				if want := strings.ToUpper(line); l != want {
+					t.Fatalf("line %d came back %q, want %q", i, l, want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("line %d did not come back within 10 s of being sent", i)
+			}
+		}
+		pw.Close()
+		if rest, err := io.ReadAll(rd); err != nil || len(rest) != 0 {
+			t.Errorf("after the body ended: %q, %v; want the end of the answer", rest, err)
+		}
+	})
 }
