@@ -138,10 +138,14 @@ func jsLocal(ctx context.Context, o options, app string) (map[string]float64, er
 	defer d.stop()
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.concurrency * 2}}
 	get := func(path string) func(ctx context.Context, i int) error {
-		return func(ctx context.Context, i int) error { return do(ctx, client, http.MethodGet, fmt.Sprintf(d.url+path, i)) }
+		return func(ctx context.Context, i int) error {
+			return do(ctx, client, http.MethodGet, fmt.Sprintf(d.url+path, i))
+		}
 	}
 	post := func(path string) func(ctx context.Context, i int) error {
-		return func(ctx context.Context, i int) error { return do(ctx, client, http.MethodPost, fmt.Sprintf(d.url+path, i)) }
+		return func(ctx context.Context, i int) error {
+			return do(ctx, client, http.MethodPost, fmt.Sprintf(d.url+path, i))
+		}
 	}
 	sides := []struct {
 		name string
