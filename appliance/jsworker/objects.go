@@ -46,6 +46,7 @@ type jsObject struct {
 	// to their listeners: while any is open the object stays awake.
 	standard  sync.Map // *worker.WebSocket → struct{}
 	nstandard atomic.Int32
+	timers    atomic.Int32 // armed timers (Armed)
 	disposed  atomic.Bool
 }
 
@@ -58,6 +59,7 @@ var (
 	_ worker.WebSocketCloseHandler   = (*jsObject)(nil)
 	_ worker.WebSocketErrorHandler   = (*jsObject)(nil)
 	_ worker.Disposer                = (*jsObject)(nil)
+	_ jsrt.TimerOwner                = (*jsObject)(nil)
 )
 
 // objectClass is the worker.ObjectClass of the exported class js: it
@@ -143,21 +145,29 @@ func objectCall[T any](o *jsObject, ctx context.Context, name string, args func(
 	return res, ev, err
 }
 
-// newEvent starts an event of the object: its timers' callbacks run in
-// the object's turn, as events of their own, so that what they write is
-// gated and committed (and a stopped object's timers run no more).
+// newEvent starts an event of the object, which owns the timers its
+// JavaScript sets (jsrt.TimerOwner).
 func (o *jsObject) newEvent(iso *jsrt.Isolate, ctx context.Context) *jsrt.Event {
 	ev := iso.NewEvent(ctx)
-	ev.RunTimersWith(func(run func(ctx context.Context) error) {
-		if o.disposed.Load() {
-			return
-		}
-		err := o.state.BlockConcurrencyWhile(context.WithoutCancel(ctx), run)
-		if err != nil && !o.disposed.Load() {
-			o.v.cfg.Logger.Debug("an object's timer", "object", o.state.ID, "err", err)
-		}
-	})
+	ev.RunTimersWith(o)
 	return ev
+}
+
+// Armed implements jsrt.TimerOwner: an object with a timer armed does
+// not hibernate.
+func (o *jsObject) Armed(delta int) { o.timers.Add(int32(delta)) }
+
+// RunTimer implements jsrt.TimerOwner: a timer's callback runs in the
+// object's turn, as an event of its own, so that what it writes is gated
+// and committed; a disposed object's timers run no more.
+func (o *jsObject) RunTimer(run func(ctx context.Context) error) {
+	if o.disposed.Load() {
+		return
+	}
+	err := o.state.BlockConcurrencyWhile(context.Background(), run)
+	if err != nil && !o.disposed.Load() {
+		o.v.cfg.Logger.Debug("an object's timer", "object", o.state.ID, "err", err)
+	}
 }
 
 // Fetch implements worker.Object: the instance's fetch(request).
@@ -241,13 +251,16 @@ func (o *jsObject) method(name string) worker.Method {
 
 // Hibernatable implements worker.Hibernatable: a class with WebSocket
 // handlers whose sockets were all accepted with ctx.acceptWebSocket.
-func (o *jsObject) Hibernatable() bool { return o.info.Hibernation && o.nstandard.Load() == 0 }
+func (o *jsObject) Hibernatable() bool {
+	return o.info.Hibernation && o.nstandard.Load() == 0 && o.timers.Load() == 0
+}
 
 // Dispose implements worker.Disposer: the instance leaves its isolate.
 func (o *jsObject) Dispose() {
 	if !o.disposed.CompareAndSwap(false, true) {
 		return
 	}
+	o.st.iso.StopTimers(o)
 	o.st.iso.Do(context.Background(), func(*goja.Runtime) error {
 		o.inst = nil
 		o.sockets = nil

@@ -26,21 +26,29 @@ type Event struct {
 	mu       sync.Mutex
 	deferred []func()
 
-	// timers, when set, runs the callbacks of the timers the event's
-	// JavaScript sets (see RunTimersWith).
-	timers TimerRunner
+	// timers, when set, owns the timers the event's JavaScript sets (see
+	// RunTimersWith).
+	timers TimerOwner
 }
 
-// TimerRunner runs a timer's callback for its event's owner: run posts
-// the callback to the loop as a new event and waits for it. An object
-// runs it in its own turn, so that the callback's storage writes are
-// gated and committed like an event's.
-type TimerRunner func(run func(ctx context.Context) error)
+// TimerOwner owns the timers an event's JavaScript sets: it knows how
+// many are armed and runs their callbacks. An object runs them in its own
+// turn, so that a callback's storage writes are gated and committed like
+// an event's, and stays awake while one is armed.
+type TimerOwner interface {
+	// Armed is called with +1 when a timer is set and -1 when it fired
+	// for the last time or was cleared. It is called on the loop.
+	Armed(delta int)
+	// RunTimer runs a timer's callback: run posts it to the loop as a
+	// new event and waits for it. It is called on a goroutine of its
+	// own.
+	RunTimer(run func(ctx context.Context) error)
+}
 
-// RunTimersWith makes r run the callbacks of the timers set by this
-// event's JavaScript (and by the events those callbacks start), instead
-// of the loop running them directly. Call it before the event runs.
-func (e *Event) RunTimersWith(r TimerRunner) { e.timers = r }
+// RunTimersWith makes o own the timers set by this event's JavaScript
+// (and by the events their callbacks start): o runs their callbacks
+// instead of the loop. Call it before the event runs.
+func (e *Event) RunTimersWith(o TimerOwner) { e.timers = o }
 
 // NewEvent starts an event of the isolate with ctx, the context host calls
 // made for it run with. End it with End.

@@ -51,6 +51,9 @@ func (i *Isolate) setTimer(fn goja.Callable, delay time.Duration, repeat bool, a
 	}
 	ts.m[t.id] = t
 	i.pending++
+	if o := t.fr.ev.timers; o != nil {
+		o.Armed(1)
+	}
 	id := t.id
 	t.t = time.AfterFunc(delay, func() { i.post(t.fr, func() { i.fire(id) }) })
 	return id
@@ -65,11 +68,10 @@ func (i *Isolate) fire(id int64) {
 	if t.interval > 0 {
 		t.t.Reset(t.interval)
 	} else {
-		delete(i.timers.m, id)
-		i.pending--
+		i.drop(t)
 	}
-	if r := t.fr.ev.timers; r != nil {
-		go r(func(ctx context.Context) error { return i.runTimer(ctx, t, r) })
+	if o := t.fr.ev.timers; o != nil {
+		go o.RunTimer(func(ctx context.Context) error { return i.runTimer(ctx, t, o) })
 		return
 	}
 	if _, err := t.fn(goja.Undefined(), t.args...); err != nil {
@@ -78,10 +80,10 @@ func (i *Isolate) fire(id int64) {
 }
 
 // runTimer runs t's callback as an event of its own with ctx, for its
-// owner's TimerRunner r (which the event passes on to its own timers).
-func (i *Isolate) runTimer(ctx context.Context, t *timer, r TimerRunner) error {
+// owner o (which the event passes on to the timers it sets).
+func (i *Isolate) runTimer(ctx context.Context, t *timer, o TimerOwner) error {
 	ev := i.NewEvent(ctx)
-	ev.timers = r
+	ev.timers = o
 	defer ev.End()
 	_, err := Call(ev, CallOptions{MayWaitForever: true}, func(rt *goja.Runtime) (goja.Value, error) {
 		if _, err := t.fn(goja.Undefined(), t.args...); err != nil {
@@ -92,24 +94,47 @@ func (i *Isolate) runTimer(ctx context.Context, t *timer, r TimerRunner) error {
 	return err
 }
 
+// drop forgets t, which fired for the last time or was stopped.
+func (i *Isolate) drop(t *timer) {
+	if _, ok := i.timers.m[t.id]; !ok {
+		return
+	}
+	delete(i.timers.m, t.id)
+	i.pending--
+	if o := t.fr.ev.timers; o != nil {
+		o.Armed(-1)
+	}
+}
+
 // clear stops timer id; an unknown id is ignored.
 func (i *Isolate) clearTimer(id int64) {
 	if t, ok := i.timers.m[id]; ok {
 		t.t.Stop()
-		delete(i.timers.m, id)
-		i.pending--
+		i.drop(t)
 	}
 }
 
 // stopEvent stops the timers set by ev's JavaScript.
 func (ts *timers) stopEvent(i *Isolate, ev *Event) {
-	for id, t := range ts.m {
+	for _, t := range ts.m {
 		if t.fr.ev == ev {
 			t.t.Stop()
-			delete(ts.m, id)
-			i.pending--
+			i.drop(t)
 		}
 	}
+}
+
+// StopTimers stops every timer owner o owns (an object that left
+// memory). It runs on the loop, later.
+func (i *Isolate) StopTimers(o TimerOwner) {
+	i.post(&frame{ev: &Event{iso: i, ctx: context.Background()}}, func() {
+		for _, t := range i.timers.m {
+			if t.fr.ev.timers == o {
+				t.t.Stop()
+				i.drop(t)
+			}
+		}
+	})
 }
 
 func (ts *timers) stopAll() {
