@@ -32,7 +32,8 @@ type Event struct {
 }
 
 // TimerOwner owns the timers an event's JavaScript sets: it knows how
-// many are armed and runs their callbacks. An object runs them in its own
+// many are armed and runs the callbacks of those that fire after their
+// event ended (one that fires while its event runs is part of it). An object runs them in its own
 // turn, so that a callback's storage writes are gated and committed like
 // an event's, and stays awake while one is armed.
 type TimerOwner interface {

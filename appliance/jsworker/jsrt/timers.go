@@ -70,7 +70,9 @@ func (i *Isolate) fire(id int64) {
 	} else {
 		i.drop(t)
 	}
-	if o := t.fr.ev.timers; o != nil {
+	// A timer whose event is still running is part of it (an await of a
+	// sleep): it runs here. Once its event ended, its owner runs it.
+	if o := t.fr.ev.timers; o != nil && t.fr.ev.ended.Load() {
 		go o.RunTimer(func(ctx context.Context) error { return i.runTimer(ctx, t, o) })
 		return
 	}
