@@ -172,7 +172,7 @@ func (o *jsObject) RunTimer(run func(ctx context.Context) error) {
 
 // Fetch implements worker.Object: the instance's fetch(request).
 func (o *jsObject) Fetch(w http.ResponseWriter, r *http.Request) {
-	out, ev, err := objectCall(o, r.Context(), "fetch", func(rt *goja.Runtime) ([]goja.Value, error) {
+	out, ev, err := objectCall(o, fetch.WithLive(r.Context(), r), "fetch", func(rt *goja.Runtime) ([]goja.Value, error) {
 		req, err := fetch.NewRequest(o.st.iso, r)
 		return []goja.Value{req}, err
 	}, func(ev *jsrt.Event, rt *goja.Runtime, v goja.Value) (*fetch.Outgoing, error) {
@@ -299,6 +299,10 @@ func (o *jsObject) acceptSocket(w http.ResponseWriter, r *http.Request, ev *jsrt
 	ws, err := o.state.AcceptWebSocket(w, r, f.tags...)
 	if err != nil {
 		o.v.cfg.Logger.Warn("accept a WebSocket", "object", o.state.ID, "err", err)
+		ev.Post(func(rt *goja.Runtime) {
+			closed, _ := goja.AssertFunction(iso.Internal().Get("wsClosed"))
+			closed(goja.Undefined(), f.server)
+		})
 		return
 	}
 	h := &wsHandle{ws: ws, log: o.v.cfg.Logger}
@@ -353,9 +357,11 @@ func (o *jsObject) socketEvent(ctx context.Context, ws *worker.WebSocket, handle
 		isHib, _ := goja.AssertFunction(iso.Internal().Get("wsIsHibernation"))
 		h, _ := isHib(goja.Undefined(), s)
 		if kind == "close" {
+			// Closed, so that getWebSockets leaves it out, but kept in
+			// the map until the handler ran, so that it stays one object.
 			closed, _ := goja.AssertFunction(iso.Internal().Get("wsClosed"))
 			closed(goja.Undefined(), s)
-			delete(o.sockets, ws)
+			defer delete(o.sockets, ws)
 		}
 		if h.ToBoolean() {
 			if f, ok := goja.AssertFunction(o.inst.Get(handler)); ok {

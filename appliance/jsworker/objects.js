@@ -2,6 +2,7 @@
 // object's handlers through.
 class DurableObjectState {
   #h; #id; #storage;
+  #pending = []; // sockets accepted in a fetch whose 101 the host has not made yet
   constructor(h, id, storage) {
     if (h === undefined) throw new TypeError("Illegal constructor");
     this.#h = h;
@@ -23,8 +24,17 @@ class DurableObjectState {
     if (tags.length > 10) throw new RangeError("A WebSocket has at most 10 tags.");
     for (const t of tags) if (t.length === 0 || t.length > 256) throw new RangeError("A WebSocket tag is 1 to 256 characters.");
     internal.wsHibernate(ws, tags);
+    this.#pending.push(ws);
   }
-  getWebSockets(tag) { return cf.objSockets(this.#h, tag === undefined ? "" : String(tag)); }
+  getWebSockets(tag) {
+    const t = tag === undefined ? "" : String(tag);
+    const out = cf.objSockets(this.#h, t);
+    // A socket accepted in this fetch is listed at once, as on Cloudflare;
+    // its sends wait until the host has made the connection.
+    this.#pending = this.#pending.filter((ws) => internal.wsHandle(ws) === null && internal.wsOpen(ws));
+    for (const ws of this.#pending) if (t === "" || internal.wsTags(ws).includes(t)) out.push(ws);
+    return out;
+  }
   getTags(ws) {
     if (!internal.wsIsHibernation(ws)) throw new TypeError("getTags() needs a WebSocket accepted with acceptWebSocket()");
     return internal.wsTags(ws);

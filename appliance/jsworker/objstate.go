@@ -45,10 +45,16 @@ func installObjectNatives(iso *jsrt.Isolate, cf *goja.Object) {
 	cf.Set("objSockets", func(c goja.FunctionCall) goja.Value {
 		o := object(c.Argument(0))
 		socks := o.state.GetWebSockets(c.Argument(1).String())
+		open, _ := goja.AssertFunction(iso.Internal().Get("wsOpen"))
 		out := make([]any, 0, len(socks))
 		for _, ws := range socks {
-			if !ws.Closed() {
-				out = append(out, o.socket(rt, ws))
+			if ws.Closed() {
+				continue
+			}
+			// A socket whose close is being handled is not listed.
+			s := o.socket(rt, ws)
+			if ok, err := open(goja.Undefined(), s); err == nil && ok.ToBoolean() {
+				out = append(out, s)
 			}
 		}
 		return rt.NewArray(out...)

@@ -13,6 +13,7 @@ class WebSocket extends EventTarget {
   #tags = [];
   #queue = [];
   #url = null;
+  #attachment = null; // serialized, kept until the host's socket exists
 
   constructor(url, protocols) {
     super();
@@ -58,12 +59,18 @@ class WebSocket extends EventTarget {
     else cf.wsClose(this.#h, code === undefined ? 1000 : code, reason === undefined ? "" : String(reason));
   }
   serializeAttachment(value) {
-    if (this.#h === null) throw new TypeError("serializeAttachment() needs a WebSocket accepted with ctx.acceptWebSocket()");
-    cf.wsSetAttachment(this.#h, value === undefined || value === null ? null : internal.serialize(value));
+    if (!this.#hibernation) throw new TypeError("serializeAttachment() needs a WebSocket accepted with ctx.acceptWebSocket()");
+    const text = value === undefined || value === null ? null : internal.serialize(value);
+    if (this.#h !== null) {
+      cf.wsSetAttachment(this.#h, text);
+      return;
+    }
+    // The host's socket exists once fetch returned the 101: keep it until then.
+    if (text !== null && internal.utf8Encode(text).length > 2048) throw new RangeError("A WebSocket attachment is at most 2048 bytes once serialized.");
+    this.#attachment = text;
   }
   deserializeAttachment() {
-    if (this.#h === null) return null;
-    const t = cf.wsGetAttachment(this.#h);
+    const t = this.#h === null ? this.#attachment : cf.wsGetAttachment(this.#h);
     return t === null ? null : internal.deserialize(t);
   }
   get [Symbol.toStringTag]() { return "WebSocket"; }
@@ -95,6 +102,10 @@ class WebSocket extends EventTarget {
     internal.wsAttach = (ws, h) => {
       ws.#h = h;
       if (ws.#state === CONNECTING) ws.#state = OPEN;
+      if (ws.#attachment !== null) {
+        cf.wsSetAttachment(h, ws.#attachment);
+        ws.#attachment = null;
+      }
       const q = ws.#queue;
       ws.#queue = [];
       for (const m of q) {
@@ -115,6 +126,7 @@ class WebSocket extends EventTarget {
     internal.wsTags = (ws) => (ws instanceof WebSocket ? ws.#tags.slice() : []);
     internal.wsHandle = (ws) => (ws instanceof WebSocket ? ws.#h : null);
     internal.wsClosed = (ws) => { ws.#state = CLOSED; };
+    internal.wsOpen = (ws) => ws.#state !== CLOSED;
     internal.wsIsHibernation = (ws) => ws.#hibernation;
   }
 }

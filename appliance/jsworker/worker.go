@@ -125,8 +125,14 @@ func (w *Worker) Fetch(rw http.ResponseWriter, r *http.Request, env *worker.Env)
 		http.Error(rw, "the worker has no fetch handler", http.StatusNotFound)
 		return
 	}
+	if r.Body != nil && r.Body != http.NoBody {
+		// A worker may answer while the request body still arrives (a
+		// streamed echo or transform): Go's server must not close the
+		// body at the first byte of the response.
+		http.NewResponseController(rw).EnableFullDuplex()
+	}
 	st := v.pool.pick()
-	ev := st.iso.NewEvent(r.Context())
+	ev := st.iso.NewEvent(fetch.WithLive(r.Context(), r))
 	inv := newInvocation(ev, r.Context())
 	defer inv.done()
 	out, err := jsrt.Call(ev, jsrt.CallOptions{}, func(rt *goja.Runtime) (goja.Value, error) {

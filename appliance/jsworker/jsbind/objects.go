@@ -104,10 +104,10 @@ type fetcher interface {
 // the host received, when it asks for a WebSocket, is handed on as it is:
 // the handler returns the passthrough Response and the host serves the
 // upgrade with the target.
-func sendFetch(iso *jsrt.Isolate, f fetcher, live http.Handler, reqV goja.Value) goja.Value {
+func sendFetch(iso *jsrt.Isolate, f fetcher, target http.Handler, reqV goja.Value) goja.Value {
 	ev := iso.Current()
 	if in, ok := fetch.IncomingOf(iso, reqV); ok && fetch.IsUpgrade(in.R) {
-		v, err := fetch.Passthrough(iso, live)
+		v, err := fetch.Passthrough(iso, target)
 		if err != nil {
 			return iso.Rejected(err)
 		}
@@ -116,6 +116,15 @@ func sendFetch(iso *jsrt.Isolate, f fetcher, live http.Handler, reqV goja.Value)
 	req, _, err := fetch.GoRequest(ev.Context(), ev, reqV)
 	if err != nil {
 		return iso.Rejected(err)
+	}
+	if live := fetch.LiveOf(ev.Context()); live != nil && fetch.IsUpgrade(req) && fetch.IsUpgrade(live) {
+		// An upgrade the JavaScript built anew (new Request(url, request)):
+		// the live connection goes on, as the JavaScript rewrote it.
+		v, err := fetch.Passthrough(iso, fetch.Rewritten{Target: target, Method: req.Method, URL: req.URL, Header: req.Header})
+		if err != nil {
+			return iso.Rejected(err)
+		}
+		return iso.Resolved(v)
 	}
 	// Stubs and services open the object's input gate themselves.
 	return iso.Async(func(ctx context.Context) (jsrt.Settle, error) {

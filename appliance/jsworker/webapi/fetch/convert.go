@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -100,4 +101,42 @@ func Passthrough(iso *jsrt.Isolate, target http.Handler) (goja.Value, error) {
 // IsUpgrade reports whether r asks for a WebSocket.
 func IsUpgrade(r *http.Request) bool {
 	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
+
+type liveKey struct{}
+
+// WithLive returns ctx carrying r, the live request an event serves, so
+// that a WebSocket upgrade the event's JavaScript builds anew (new
+// Request(url, request)) can still be handed on with r's connection.
+func WithLive(ctx context.Context, r *http.Request) context.Context {
+	return context.WithValue(ctx, liveKey{}, r)
+}
+
+// LiveOf is the live request WithLive put in ctx, or nil.
+func LiveOf(ctx context.Context) *http.Request {
+	r, _ := ctx.Value(liveKey{}).(*http.Request)
+	return r
+}
+
+// Rewritten hands a live request on to Target as JavaScript rewrote it:
+// its method, URL and headers replaced, its connection (the upgrade)
+// kept.
+type Rewritten struct {
+	Target http.Handler
+	Method string
+	URL    *url.URL
+	Header http.Header
+}
+
+// ServeHTTP serves the live request r with Target, rewritten.
+func (rw Rewritten) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r2 := r.Clone(r.Context())
+	r2.Method = rw.Method
+	r2.URL = &url.URL{Path: rw.URL.Path, RawPath: rw.URL.RawPath, RawQuery: rw.URL.RawQuery}
+	r2.RequestURI = r2.URL.RequestURI()
+	if rw.URL.Host != "" {
+		r2.Host = rw.URL.Host
+	}
+	r2.Header = rw.Header
+	rw.Target.ServeHTTP(w, r2)
 }

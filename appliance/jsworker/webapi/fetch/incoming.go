@@ -34,13 +34,20 @@ func NewRequest(iso *jsrt.Isolate, r *http.Request) (goja.Value, error) {
 }
 
 // RequestURL is the full URL of a request the host received, as
-// request.url shows it.
+// request.url shows it. A request made in process (a service binding's)
+// carries its whole URL. Otherwise the scheme is the client's: the one
+// the front door names in X-Forwarded-Proto (a request another replica's
+// front door passed on arrives over the fleet's TLS link, whatever the
+// client used), else the connection's.
 func RequestURL(r *http.Request) string {
+	if r.URL.IsAbs() {
+		return r.URL.String()
+	}
 	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	} else if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
 		scheme = p
+	} else if r.TLS != nil {
+		scheme = "https"
 	}
 	host := r.Host
 	if host == "" {

@@ -449,3 +449,20 @@ if (typeof Error.captureStackTrace !== "function") {
     Object.defineProperty(target, "stack", { value: stack, writable: true, enumerable: false, configurable: true });
   });
 }
+
+// %TypedArray%.from takes any iterable, a string included (goja's refuses
+// a primitive string: Uint8Array.from(atob(s), c => c.charCodeAt(0)), as
+// JWT code writes it).
+{
+  const TypedArray = Object.getPrototypeOf(Uint8Array);
+  const from = TypedArray.from;
+  Object.defineProperty(TypedArray, "from", {
+    value: function from_(source, mapFn, thisArg) {
+      if (typeof source === "string") source = Array.from(source);
+      return mapFn === undefined ? from.call(this, source) : from.call(this, source, mapFn, thisArg);
+    },
+    writable: true,
+    configurable: true,
+  });
+  Object.defineProperty(TypedArray.from, "name", { value: "from" });
+}

@@ -4,6 +4,7 @@ import "testing"
 
 func TestBuiltins(t *testing.T) {
 	evalCases(t, []struct{ name, body, want string }{
+		{"TypedArray.from a string", `return [[...Uint8Array.from("ab", c => c.charCodeAt(0))], [...Uint8Array.from("12")], Uint8Array.from.name, [...Int16Array.from([1, 2], v => v * 2)]]`, `[[97,98],[1,2],"from",[2,4]]`},
 		{"asyncIterator", `return [typeof Symbol.asyncIterator, Symbol.asyncIterator === Symbol.for("Symbol.asyncIterator")]`, `["symbol",true]`},
 		{"WeakRef", `const o = {a: 1}; const r = new WeakRef(o); return [r.deref() === o, Object.prototype.toString.call(r)]`, `[true,"[object WeakRef]"]`},
 		{"WeakRef symbol", `return new WeakRef(Symbol("x")).deref().toString()`, `"Symbol(x)"`},
