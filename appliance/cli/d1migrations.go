@@ -28,7 +28,7 @@ func runD1MigrationsList(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, name, err)
 	}
 	defer t.close()
-	m := d1migrations.Migrations{DB: db, Dir: ref.dir, Pattern: ref.pattern, Table: ref.table}
+	m := d1migrations.Migrations{DB: db, Dir: ref.dir, FS: ref.fsys, Pattern: ref.pattern, Table: ref.table}
 	files, err := m.Files()
 	if err != nil {
 		return fail(stderr, name, err)
@@ -77,7 +77,7 @@ func runD1MigrationsApply(args []string, stdout, stderr io.Writer) int {
 		return fail(stderr, name, err)
 	}
 	defer t.close()
-	m := d1migrations.Migrations{DB: db, Dir: ref.dir, Pattern: ref.pattern, Table: ref.table}
+	m := d1migrations.Migrations{DB: db, Dir: ref.dir, FS: ref.fsys, Pattern: ref.pattern, Table: ref.table}
 	pending, err := m.Pending(ctx)
 	if err != nil {
 		return fail(stderr, name, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/jsworker/artifact"
 	"github.com/dwk/fleet/appliance/jsworker/project"
 	"github.com/dwk/fleet/appliance/jsworker/wrangler"
 	"github.com/dwk/fleet/appliance/server/storeset"
@@ -90,6 +91,8 @@ type boundWorker struct {
 	cfg config.Worker
 	// wr is the worker's wrangler project; nil for a Go worker.
 	wr *wrangler.Project
+	// art is the built project the worker runs, when it runs one.
+	art *artifact.Artifact
 	// dir is the directory of the file that declared the worker.
 	dir string
 }
@@ -207,7 +210,7 @@ func (t *target) bindWorkers(name string) error {
 			if err != nil {
 				return fmt.Errorf("workers[%d].project: %w", i, err)
 			}
-			bw.wr, bw.dir = p.Wrangler, p.Wrangler.Dir
+			bw.wr, bw.dir, bw.art = p.Wrangler, p.Wrangler.Dir, p.Artifact()
 		}
 		t.workers = append(t.workers, bw)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -18,6 +19,9 @@ type d1Ref struct {
 	store string
 	// Its migrations: directory, glob relative to it, tracking table.
 	dir, pattern, table string
+	// fsys holds the migrations when they are in a built project's
+	// archive (dir then names them in messages).
+	fsys fs.FS
 }
 
 // resolveD1 finds the database name names: a binding or a database name
@@ -48,7 +52,14 @@ func (t *target) resolveD1(name string) (d1Ref, error) {
 				if err != nil {
 					pattern = d1migrations.DefaultPattern
 				}
-				add(d1Ref{label: fmt.Sprintf("%s (%s)", d.Binding, d.DatabaseName), store: store, dir: d.MigrationsDir, pattern: pattern, table: d.MigrationsTable})
+				ref := d1Ref{label: fmt.Sprintf("%s (%s)", d.Binding, d.DatabaseName), store: store, dir: d.MigrationsDir, pattern: pattern, table: d.MigrationsTable}
+				if w.art != nil {
+					if ref.fsys, err = w.art.Migrations(d.Binding); err != nil {
+						ref.fsys = nil
+					}
+					ref.dir = w.art.Path() + ":" + d.MigrationsDir
+				}
+				add(ref)
 			}
 		}
 		for binding, store := range w.cfg.Bindings.D1 {

@@ -61,13 +61,8 @@ func TestBundleAndServe(t *testing.T) {
 	t.Run("config", func(t *testing.T) {
 		t.Parallel()
 		dir := hostDir(t, first)
-		// The migration ships inside the artifact; apply it to the data
-		// directory through the artifact, as the store commands take one.
-		mig := filepath.Join(t.TempDir(), "0001_items.sql")
-		if err := os.WriteFile(mig, migration(t, filepath.Join(dir, "shop.dwkb")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		dwk(t, bin, dir, "d1", "execute", "DB", "--local", "--config", "shop.dwkb", "--data-dir", "data", "--file", mig)
+		// The migration ships inside the artifact: apply it from there.
+		dwk(t, bin, dir, "d1", "migrations", "apply", "DB", "--local", "--config", "shop.dwkb", "--data-dir", "data")
 		base, logs := serve(t, bin, dir, nil, "--config", "shop.dwkb")
 		checkShop(t, base)
 		if got := get(t, base, "/api/secret"); got != "no key" {
@@ -86,13 +81,9 @@ func TestBundleAndServe(t *testing.T) {
 			"storage": {"data_dir": "data"},
 			"workers": [{"project": "shop.dwkb", "bindings": {"secrets": {"API_KEY": {"env": "SHOP_API_KEY"}}}}]
 		}`)
-		mig := filepath.Join(t.TempDir(), "0001_items.sql")
-		if err := os.WriteFile(mig, migration(t, filepath.Join(dir, "shop.dwkb")), 0o644); err != nil {
-			t.Fatal(err)
-		}
 		env := []string{"SHOP_API_KEY=from-the-host"}
-		if r := run(t, bin, dir, env, "d1", "execute", "DB", "--local", "--config", "dwk.json", "--file", mig); r.code != 0 {
-			t.Fatalf("dwk d1 execute: exit %d\n%s", r.code, r.stderr)
+		if r := run(t, bin, dir, env, "d1", "migrations", "apply", "DB", "--local", "--config", "dwk.json"); r.code != 0 {
+			t.Fatalf("dwk d1 migrations apply: exit %d\n%s", r.code, r.stderr)
 		}
 		base, logs := serve(t, bin, dir, env, "--config", "dwk.json")
 		checkShop(t, base)
@@ -248,20 +239,3 @@ func hostDir(t *testing.T, data []byte) string {
 	return dir
 }
 
-// migration is the D1 migration the artifact at path carries.
-func migration(t *testing.T, path string) []byte {
-	t.Helper()
-	a, err := artifact.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys, err := a.Migrations("DB")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := fs.ReadFile(fsys, "0001_items.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}

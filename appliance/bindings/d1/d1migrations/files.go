@@ -25,8 +25,56 @@ type File struct {
 	// Name is the file's path relative to the migrations directory, with
 	// forward slashes: the name its tracking row records.
 	Name string
-	// Path is the file's path.
+	// Path is the file's path, or where it lies in its archive.
 	Path string
+
+	fsys fs.FS // set when the file is in one (FindFS)
+}
+
+// read returns the file's content.
+func (f File) read() ([]byte, error) {
+	if f.fsys != nil {
+		return fs.ReadFile(f.fsys, f.Name)
+	}
+	return os.ReadFile(f.Path)
+}
+
+// FindFS is Find for migrations in fsys (a built project's archive),
+// whose root is the migrations directory; label names it in messages and
+// in each File's Path.
+func FindFS(fsys fs.FS, label, pattern string) ([]File, error) {
+	if pattern == "" {
+		pattern = DefaultPattern
+	}
+	pattern = strings.Trim(path.Clean(filepath.ToSlash(pattern)), "/")
+	if _, err := path.Match(strings.ReplaceAll(pattern, "**", "*"), ""); err != nil {
+		return nil, fmt.Errorf("migrations pattern %q: %w", pattern, err)
+	}
+	segs := strings.Split(pattern, "/")
+	var out []File
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == "." {
+			return nil
+		}
+		if d.IsDir() {
+			if !matchPrefix(segs, strings.Split(p, "/")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.Type().IsRegular() && match(segs, strings.Split(p, "/")) {
+			out = append(out, File{Name: p, Path: label + "/" + p, fsys: fsys})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read migrations %s: %w", label, err)
+	}
+	sort.Slice(out, func(i, j int) bool { return Compare(out[i].Name, out[j].Name) < 0 })
+	return out, nil
 }
 
 // Find returns the files under dir whose path relative to dir matches

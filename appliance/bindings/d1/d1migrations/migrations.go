@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -17,8 +17,12 @@ import (
 type Migrations struct {
 	// DB is the database migrated.
 	DB worker.D1Backend
-	// Dir is the migrations directory (migrations_dir).
+	// Dir is the migrations directory (migrations_dir); with FS, the
+	// name of FS in messages.
 	Dir string
+	// FS, when set, holds the migrations instead of Dir (a built
+	// project's archive), rooted at the migrations directory.
+	FS fs.FS
 	// Pattern is the glob, relative to Dir, migration files match
 	// (migrations_pattern). Default: DefaultPattern.
 	Pattern string
@@ -59,7 +63,12 @@ func (m Migrations) table() string {
 }
 
 // Files returns the migration files, in the order they are applied.
-func (m Migrations) Files() ([]File, error) { return Find(m.Dir, m.Pattern) }
+func (m Migrations) Files() ([]File, error) {
+	if m.FS != nil {
+		return FindFS(m.FS, m.Dir, m.Pattern)
+	}
+	return Find(m.Dir, m.Pattern)
+}
 
 // Applied returns the tracking table's rows in the order they were
 // applied (none when the table does not exist), including rows of
@@ -134,7 +143,7 @@ func (m Migrations) Apply(ctx context.Context, applied func(File)) ([]File, erro
 // applyOne runs f and its tracking row as one batch. It reports false,
 // without error, when f turns out to be applied already.
 func (m Migrations) applyOne(ctx context.Context, table string, f File) (bool, error) {
-	src, err := os.ReadFile(f.Path)
+	src, err := f.read()
 	if err != nil {
 		return false, &Error{File: f, Err: err}
 	}
