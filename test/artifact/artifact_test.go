@@ -238,4 +238,3 @@ func hostDir(t *testing.T, data []byte) string {
 	writeFile(t, filepath.Join(dir, "shop.dwkb"), string(data))
 	return dir
 }
-
