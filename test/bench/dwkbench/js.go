@@ -109,7 +109,7 @@ func benchJS(ctx context.Context, o options) (Section, error) {
 	fig("cores.ratio", two/one, "x", fmt.Sprintf("%.2f×", two/one))
 
 	s.Notes = fmt.Sprintf("Each req/s row runs its two sides %d times each, taking turns, %v per run with %d keep-alive clients on loopback, and takes each side's median run; "+
-		"JavaScript is test/bench/jsbench/app (its counter has the Go counter's schema and statements), Go is the reference workers hello and counter, in the same dwk serve. "+
+		"JavaScript is test/bench/jsbench/app (its counter has the Go counter's schema and statements), Go is the reference workers plain (hello) and counter, in the same dwk serve. "+
 		"Central: one replica over dwk libsql and versitygw (fleet test harness). "+
 		"First response: the 300 KB bundle (Hono, Zod and generated routes) compiled, its first isolate started and one request answered, in process, after bundling; %d runs. "+
 		"Memory: a fresh dwk serve per side; RSS growth of the dwk process per object created (one row written, left idle), and for sockets opened %d per room with objects.idle_timeout 1s, measured once every room hibernated. "+
@@ -186,7 +186,7 @@ func jsConfig(dir, app, idle string) (string, error) {
 		"listen":  map[string]any{"public": "127.0.0.1:0"},
 		"objects": map[string]any{"idle_timeout": idle},
 		"workers": []any{
-			map[string]any{"name": "hello", "routes": []string{"/go/hello"}},
+			map[string]any{"name": "plain", "routes": []string{"/go/hello"}},
 			map[string]any{"name": "counter", "routes": []string{"/counter/"}, "bindings": map[string]any{"objects": map[string]string{"COUNTER": "Counter"}}},
 			map[string]any{"name": "chat", "routes": []string{"/chat/"}, "bindings": map[string]any{
 				"d1": map[string]string{"DB": "chat"}, "r2": map[string]string{"FILES": "chat-files"},

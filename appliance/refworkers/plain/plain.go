@@ -1,10 +1,10 @@
-// Package hello is the smallest reference worker: every request gets
-// "hello". It is the Go side of the benchmarks that measure a runtime's
-// cost per request (the JavaScript runtime's, say), and a template for a
-// new worker.
+// Package plain is the smallest reference worker, "plain": every request
+// gets "hello". It is the Go side of the benchmarks that measure a
+// runtime's cost per request (the JavaScript runtime's, say). (A custom
+// build's own "hello", as in examples/custom-worker, is another worker.)
 //
 // Routes: any path under the routes dwk.json gives it.
-package hello
+package plain
 
 import (
 	"io"
@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	worker.RegisterWorker("hello", Worker{})
+	worker.RegisterWorker("plain", Worker{})
 }
 
 // Worker answers every request with "hello".
