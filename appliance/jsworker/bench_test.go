@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"runtime"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/dwk/fleet/appliance/jsworker"
@@ -43,6 +45,32 @@ func fetchHello(b *testing.B, w *jsworker.Worker) {
 			w.Fetch(rec, r, env)
 			if rec.Code != 200 {
 				b.Fatalf("status %d", rec.Code)
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+}
+
+// BenchmarkObjectGet is a read of one object's storage through a stub's
+// fetch, called as the host calls the worker: the adapter's cost per
+// object request, both isolates' sides included.
+func BenchmarkObjectGet(b *testing.B) {
+	w, env := objectWorker(b, "bench-objects")
+	for i := range 16 {
+		r := httptest.NewRequest("POST", fmt.Sprintf("http://x/put?box=b%d", i), strings.NewReader("v"))
+		rec := httptest.NewRecorder()
+		w.Fetch(rec, r, env)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	var n atomic.Int64
+	b.RunParallel(func(pb *testing.PB) {
+		box := fmt.Sprintf("http://x/get?box=b%d", n.Add(1)%16)
+		for pb.Next() {
+			rec := httptest.NewRecorder()
+			w.Fetch(rec, httptest.NewRequest("GET", box, nil), env)
+			if rec.Code != 200 {
+				b.Fatalf("status %d: %s", rec.Code, rec.Body)
 			}
 		}
 	})

@@ -20,10 +20,10 @@ import (
 
 // objectWorker loads testdata/objects with its class registered and bound
 // through a real local object runtime.
-func objectWorker(t *testing.T, name string) (*jsworker.Worker, *worker.Env) {
+func objectWorker(t testing.TB, name string) (*jsworker.Worker, *worker.Env) {
 	t.Helper()
 	class := jsworker.ClassName(name, "Box")
-	w := load(t, "objects", jsworker.Config{
+	w := loadB(t, "objects", jsworker.Config{
 		Name: name, Classes: map[string]string{"Box": class},
 		Bindings: jsworker.Bindings{Objects: []string{"BOX"}},
 	})

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -20,6 +21,11 @@ const (
 	kindStream = 3
 	kindGo     = 4
 )
+
+// copyBufs holds the buffers WriteTo copies Go bodies through: an object's
+// or a service's response passed on unread would otherwise cost a fresh
+// 32 KiB buffer per request.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // Outgoing is a JavaScript Response taken apart for Go to write.
 type Outgoing struct {
@@ -161,7 +167,9 @@ func (o *Outgoing) WriteTo(w http.ResponseWriter) error {
 		return err
 	case kindGo:
 		defer o.body.goBody.Close()
-		_, err := io.Copy(w, o.body.goBody)
+		buf := copyBufs.Get().(*[]byte)
+		defer copyBufs.Put(buf)
+		_, err := io.CopyBuffer(w, o.body.goBody, *buf)
 		return err
 	case kindStream:
 		return o.body.stream.pump(w)

@@ -63,8 +63,11 @@ export class Idle extends DurableObject {
 
 export default {
   async fetch(request, env) {
-    // The hello handler answers before any routing, as the Go one does.
-    if (request.url.endsWith("/js/hello")) return new Response("hello\n");
+    // The hello handler answers before any routing, as the Go one does; the
+    // query string (the bench varies it per request) is ignored.
+    const raw = request.url;
+    const q = raw.indexOf("?");
+    if ((q < 0 ? raw : raw.slice(0, q)).endsWith("/js/hello")) return new Response("hello\n");
     const url = new URL(request.url);
     const parts = url.pathname.split("/");
     switch (parts[2]) {
