@@ -2,6 +2,7 @@ package jsworker_test
 
 import (
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"runtime"
 	"strings"
@@ -40,7 +41,7 @@ func fetchHello(b *testing.B, w *jsworker.Worker) {
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			r := httptest.NewRequest("GET", "http://example.com/", nil)
+			r, _ := http.NewRequest("GET", "http://example.com/", nil)
 			rec := httptest.NewRecorder()
 			w.Fetch(rec, r, env)
 			if rec.Code != 200 {
@@ -68,7 +69,8 @@ func BenchmarkObjectGet(b *testing.B) {
 		box := fmt.Sprintf("http://x/get?box=b%d", n.Add(1)%16)
 		for pb.Next() {
 			rec := httptest.NewRecorder()
-			w.Fetch(rec, httptest.NewRequest("GET", box, nil), env)
+			r, _ := http.NewRequest("GET", box, nil)
+			w.Fetch(rec, r, env)
 			if rec.Code != 200 {
 				b.Fatalf("status %d: %s", rec.Code, rec.Body)
 			}

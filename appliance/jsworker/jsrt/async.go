@@ -24,7 +24,7 @@ func (i *Isolate) Async(work func(ctx context.Context) (Settle, error)) goja.Val
 	i.pending++
 	go func() {
 		settle, err := work(fr.ev.ctx)
-		if !i.post(fr, func() {
+		if !i.postAndRun(fr, func() {
 			i.pending--
 			if err != nil {
 				reject(i.ErrorValue(err))

@@ -184,7 +184,7 @@ func Call[T any](ev *Event, opts CallOptions, start func(rt *goja.Runtime) (goja
 	var zero T
 	i := ev.iso
 	w := &waiter{ev: ev, ch: make(chan result, 1), hang: !opts.MayWaitForever}
-	ok := i.post(&frame{ev: ev}, func() {
+	ok := i.postAndRun(&frame{ev: ev}, func() {
 		if ev.err != nil {
 			w.deliver(result{err: ev.err})
 			return
@@ -213,6 +213,19 @@ func Call[T any](ev *Event, opts CallOptions, start func(rt *goja.Runtime) (goja
 	if !ok {
 		return zero, ErrClosed
 	}
+	// The job may have run on this goroutine (postAndRun): a context that
+	// ended meanwhile wins over what it settled with, as it would have
+	// had the loop run it.
+	abandon := func() (T, error) {
+		i.post(&frame{ev: ev}, func() {
+			delete(i.waiting, w)
+			w.done = true
+		})
+		return zero, context.Cause(ev.ctx)
+	}
+	if ev.ctx.Err() != nil {
+		return abandon()
+	}
 	select {
 	case r := <-w.ch:
 		if r.err != nil {
@@ -220,11 +233,7 @@ func Call[T any](ev *Event, opts CallOptions, start func(rt *goja.Runtime) (goja
 		}
 		return r.v.(T), nil
 	case <-ev.ctx.Done():
-		i.post(&frame{ev: ev}, func() {
-			delete(i.waiting, w)
-			w.done = true
-		})
-		return zero, context.Cause(ev.ctx)
+		return abandon()
 	case <-i.stopped:
 		return zero, ErrClosed
 	}

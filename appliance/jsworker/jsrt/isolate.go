@@ -59,9 +59,12 @@ type Config struct {
 // of an isolate's memory.
 const DefaultMemoryLimit = 128 << 20
 
-// Isolate is one goja runtime and the loop goroutine that runs all of its
-// JavaScript. Its methods are safe for concurrent use unless they say
-// they must be called on the loop.
+// Isolate is one goja runtime and the loop that runs all of its
+// JavaScript, one job at a time. The loop is the isolate's goroutine, or a
+// caller that found the isolate idle and runs its queue itself (see
+// postAndRun); "on the loop" means inside a job, whichever goroutine runs
+// it. Its methods are safe for concurrent use unless they say they must
+// be called on the loop.
 type Isolate struct {
 	cfg      Config
 	log      *slog.Logger
@@ -72,6 +75,7 @@ type Isolate struct {
 	mu      sync.Mutex
 	queue   []job
 	spare   []job
+	running bool // a goroutine is running the queue: the loop, or a caller (see postAndRun)
 	closed  bool
 	closeEr error
 	wake    chan struct{} // capacity 1
@@ -198,11 +202,39 @@ func (i *Isolate) post(fr *frame, fn func()) bool {
 	}
 	i.queue = append(i.queue, job{fr: fr, fn: fn})
 	i.mu.Unlock()
+	i.signal()
+	return true
+}
+
+// postAndRun is post for a goroutine that runs no job: a host caller about
+// to wait for its result, or a goroutine that finished Go work for the
+// isolate. When no goroutine is running the queue, the caller runs it
+// itself, so that a request costs no hand-off between goroutines (and,
+// on another core, no wake-up of a parked thread). A goroutine inside a
+// job must use post: running another isolate's queue there could make
+// the job wait on JavaScript that waits for the job's own isolate.
+func (i *Isolate) postAndRun(fr *frame, fn func()) bool {
+	i.mu.Lock()
+	if i.closed {
+		i.mu.Unlock()
+		return false
+	}
+	i.queue = append(i.queue, job{fr: fr, fn: fn})
+	if i.running {
+		i.mu.Unlock()
+		return true // the runner takes it before it lets go
+	}
+	i.running = true
+	i.mu.Unlock()
+	i.drain(true)
+	return true
+}
+
+func (i *Isolate) signal() {
 	select {
 	case i.wake <- struct{}{}:
 	default:
 	}
-	return true
 }
 
 // Close stops the loop once the jobs already queued have run; events still
@@ -219,10 +251,7 @@ func (i *Isolate) close(err error) {
 		i.closeEr = err
 	}
 	i.mu.Unlock()
-	select {
-	case i.wake <- struct{}{}:
-	default:
-	}
+	i.signal()
 }
 
 // Done is closed when the isolate's loop has exited.
@@ -234,7 +263,7 @@ func (i *Isolate) loop() {
 	defer unwatch(i)
 	for {
 		i.mu.Lock()
-		for len(i.queue) == 0 && !i.closed {
+		for i.running || (len(i.queue) == 0 && !i.closed) {
 			i.mu.Unlock()
 			<-i.wake
 			i.mu.Lock()
@@ -245,6 +274,19 @@ func (i *Isolate) loop() {
 			i.shutdown(err)
 			return
 		}
+		i.running = true
+		i.mu.Unlock()
+		i.drain(false)
+	}
+}
+
+// drain runs the queue until it is empty, then lets go of the isolate. The
+// caller set i.running. A caller that is not the loop goroutine (once)
+// runs one batch, the jobs queued when it took the isolate, and hands
+// what was queued since to the loop: it has its own request to answer.
+func (i *Isolate) drain(once bool) {
+	for {
+		i.mu.Lock()
 		jobs := i.queue
 		i.queue = i.spare[:0]
 		i.mu.Unlock()
@@ -254,11 +296,27 @@ func (i *Isolate) loop() {
 		}
 		i.mu.Lock()
 		i.spare = jobs
-		idle := len(i.queue) == 0
+		more := len(i.queue) > 0
 		i.mu.Unlock()
-		if idle {
+		if more && !once {
+			continue
+		}
+		if !more {
 			i.idle()
 		}
+		i.mu.Lock()
+		more = len(i.queue) > 0
+		if more && !once {
+			i.mu.Unlock()
+			continue
+		}
+		i.running = false
+		closed := i.closed
+		i.mu.Unlock()
+		if more || closed {
+			i.signal() // the loop takes the rest, or shuts the isolate down
+		}
+		return
 	}
 }
 
