@@ -48,7 +48,8 @@ export class Room extends DurableObject {
     ws.send(message);
   }
   webSocketClose(ws, code, reason) {
-    ws.close(code, reason);
+    // 1005 and 1006 say no close frame came; they cannot be sent back.
+    if (code !== 1005 && code !== 1006) ws.close(code, reason);
   }
 }
 
