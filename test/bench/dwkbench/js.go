@@ -109,6 +109,10 @@ func benchJS(ctx context.Context, o options) (Section, error) {
 	}
 	s.Rows = append(s.Rows, []string{"hello handler in process, req/s on 2 cores against 1", fmt.Sprintf("%.0f / %.0f", two, one), "", fmt.Sprintf("%.2f×", two/one), "≥ 1.6×"})
 	fig("cores.ratio", two/one, "x", fmt.Sprintf("%.2f×", two/one))
+	hello := cores["BenchmarkFetchHelloCores/cores=2"].Extra
+	s.Rows = append(s.Rows, []string{"hello handler in process, Go heap allocated per request", fmt.Sprintf("%.1f KB in %.0f allocations", hello["B/op"]/1000, hello["allocs/op"]), "", "", ""})
+	fig("hello_alloc.bytes", hello["B/op"], "B", fmt.Sprintf("%.1f KB", hello["B/op"]/1000))
+	fig("hello_alloc.allocs", hello["allocs/op"], "", fmt.Sprintf("%.0f", hello["allocs/op"]))
 
 	s.Notes = fmt.Sprintf("Each req/s row runs its two sides %d times each, taking turns, %v per run with %d keep-alive clients on loopback, and takes each side's median run; "+
 		"JavaScript is test/bench/jsbench/app (its counter has the Go counter's schema and statements), Go is the reference workers plain (hello) and counter, in the same dwk serve. "+
