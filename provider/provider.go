@@ -186,6 +186,7 @@ func (p *dwkProvider) Resources(context.Context) []func() resource.Resource {
 func (p *dwkProvider) DataSources(context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewFleetStatusDataSource,
+		NewWranglerConfigDataSource,
 	}
 }
 

@@ -24,6 +24,10 @@ type Options struct {
 	// "true" or the file has a secrets key, the process environment is
 	// taken as secrets too, and ${VAR} in the files resolves against it.
 	ProcessEnv map[string]string
+	// NoSecrets skips the secrets files: Project.Secrets stays empty. For
+	// tools that read the configuration and must not hold secret values
+	// (the Terraform data source).
+	NoSecrets bool
 }
 
 // Load reads the wrangler configuration at path for the environment
@@ -53,8 +57,10 @@ func Load(path string, opts Options) (*Project, error) {
 	}
 	envs := readEnvs(r, tree)
 	l := resolve(r, abs, tree, envName, envs)
-	if l != nil {
+	if l != nil && !opts.NoSecrets {
 		loadSecrets(r, l, opts)
+	} else if l != nil {
+		l.p.Secrets = map[string]string{}
 	}
 	if r.failed() {
 		return nil, Problems(r.errors)

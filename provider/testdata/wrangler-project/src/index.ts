@@ -1,0 +1,2 @@
+export class Cart {}
+export default { fetch() { return new Response("shop"); } };
