@@ -175,6 +175,7 @@ func (p *dwkProvider) Configure(ctx context.Context, req provider.ConfigureReque
 func (p *dwkProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewBucketResource,
+		NewD1MigrationsResource,
 		NewDatabaseResource,
 		NewFleetResource,
 		NewLibSQLServerResource,

@@ -31,8 +31,8 @@ type File struct {
 	fsys fs.FS // set when the file is in one (FindFS)
 }
 
-// read returns the file's content.
-func (f File) read() ([]byte, error) {
+// Read returns the file's content.
+func (f File) Read() ([]byte, error) {
 	if f.fsys != nil {
 		return fs.ReadFile(f.fsys, f.Name)
 	}

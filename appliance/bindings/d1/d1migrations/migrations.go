@@ -143,7 +143,7 @@ func (m Migrations) Apply(ctx context.Context, applied func(File)) ([]File, erro
 // applyOne runs f and its tracking row as one batch. It reports false,
 // without error, when f turns out to be applied already.
 func (m Migrations) applyOne(ctx context.Context, table string, f File) (bool, error) {
-	src, err := f.read()
+	src, err := f.Read()
 	if err != nil {
 		return false, &Error{File: f, Err: err}
 	}
