@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/dwk/fleet/appliance/bindings/d1/d1central"
@@ -216,27 +217,24 @@ func (r *d1MigrationsResource) refresh(ctx context.Context, m *d1MigrationsModel
 }
 
 func (r *d1MigrationsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	m, ok := decode[d1MigrationsModel](ctx, req.Plan, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	r.apply(ctx, &m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	r.save(ctx, req.Plan, &resp.State, &resp.Diagnostics)
 }
 
 func (r *d1MigrationsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	m, ok := decode[d1MigrationsModel](ctx, req.Plan, &resp.Diagnostics)
+	r.save(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+// save applies what plan holds and records the outcome in state.
+func (r *d1MigrationsResource) save(ctx context.Context, plan getter, state *tfsdk.State, diags *diag.Diagnostics) {
+	m, ok := decode[d1MigrationsModel](ctx, plan, diags)
 	if !ok {
 		return
 	}
-	r.apply(ctx, &m, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	r.apply(ctx, &m, diags)
+	if diags.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	diags.Append(state.Set(ctx, &m)...)
 }
 
 func (r *d1MigrationsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
