@@ -12,6 +12,7 @@ import (
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/jsworker/wrangler"
 	"github.com/dwk/fleet/appliance/server"
+	"github.com/dwk/fleet/appliance/server/tail"
 )
 
 func runServe(args []string, stdout, stderr io.Writer) int {
@@ -87,8 +88,10 @@ func newLogger(c config.Log, w io.Writer) *slog.Logger {
 	var level slog.Level
 	level.UnmarshalText([]byte(c.Level))
 	opts := &slog.HandlerOptions{Level: level}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if c.Format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	// Records logged under a tailed request join its event (dwk tail).
+	return slog.New(tail.NewHandler(h))
 }

@@ -184,9 +184,9 @@ func (v *version) fail(rw http.ResponseWriter, r *http.Request, err error) {
 	var je *jsrt.Error
 	switch {
 	case errors.As(err, &je):
-		log.Error("Uncaught "+firstLine(je.Error()), "method", r.Method, "url", r.URL.String(), "stack", je.Stack)
+		log.ErrorContext(r.Context(), "Uncaught "+firstLine(je.Error()), "method", r.Method, "url", r.URL.String(), "stack", je.Stack)
 	default:
-		log.Error("the worker failed a request", "method", r.Method, "url", r.URL.String(), "err", err)
+		log.ErrorContext(r.Context(), "the worker failed a request", "method", r.Method, "url", r.URL.String(), "err", err)
 	}
 	http.Error(rw, "Internal Server Error", http.StatusInternalServerError)
 }

@@ -72,6 +72,7 @@ func (s *Server) adminHandler(token string, a *app) http.Handler {
 	}))
 	admin("GET /admin/objects/lease", objectLease(a))
 	admin("POST /admin/members/{id}/drain", s.drainMember(a, token))
+	admin("GET /admin/tail", s.tailStream(a, token))
 	// Anything else under /admin/ is refused without a token too, rather
 	// than falling through to the page.
 	admin("/admin/", http.NotFoundHandler())

@@ -15,6 +15,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
 	"github.com/dwk/fleet/appliance/process/background"
 	"github.com/dwk/fleet/appliance/process/metrics"
+	"github.com/dwk/fleet/appliance/server/tail"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -78,7 +79,7 @@ type ObjectNamespaces interface {
 // assemble builds every worker's Env from st and wires routes, cron and
 // queue consumers. envs receives each worker's Env by name, so the object
 // runtime can construct a class with the Env of the worker that binds it.
-func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, claimer cron.TickClaimer, log *slog.Logger) (*app, error) {
+func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, hub *tail.Hub, claimer cron.TickClaimer, log *slog.Logger) (*app, error) {
 	a := &app{log: log, broker: st.Broker(), background: background.New(log)}
 	var routes []route
 	var entries []cron.Entry
@@ -129,7 +130,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 	if err := svc.check(); err != nil {
 		return nil, err
 	}
-	a.handler = newRouter(routes)
+	a.handler = newRouter(routes, hub, cfg.Fleet.Member)
 	if m != nil {
 		queueMetrics(m, cfg, st.Broker())
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/dwk/fleet/appliance/process/datadir"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/server/storeset"
+	"github.com/dwk/fleet/appliance/server/tail"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -52,7 +53,7 @@ type centralFleet struct {
 // returned as is: its message names the problem and the fix. admin is the
 // bound admin listener's address ("" without one), published in the
 // member record so peers' fleet pages reach it.
-func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metrics.Metrics, log *slog.Logger) (a *app, err error) {
+func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metrics.Metrics, hub *tail.Hub, log *slog.Logger) (a *app, err error) {
 	f := &centralFleet{log: log}
 	defer func() {
 		if err != nil {
@@ -104,7 +105,7 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	st := &centralStores{Central: storeset.NewCentral(storeset.CentralConfig{
 		Config: cfg, Clients: clients, Coord: f.coord, Broker: f.broker, OnD1RoundTrip: m.D1RoundTrips.Inc,
 	}), objects: f.objects}
-	a, err = assemble(cfg, st, envs, m, claimer, log)
+	a, err = assemble(cfg, st, envs, m, hub, claimer, log)
 	f.closers = append(f.closers, st.Central.Close)
 	if err != nil {
 		return nil, err

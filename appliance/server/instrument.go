@@ -18,12 +18,7 @@ func instrument(m *metrics.Metrics, worker string, next http.Handler) http.Handl
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
-		code := sw.code
-		if sw.hijacked {
-			code = http.StatusSwitchingProtocols
-		} else if code == 0 {
-			code = http.StatusOK
-		}
+		code := sw.status()
 		m.Requests.WithLabelValues(worker, strconv.Itoa(code/100)+"xx").Inc()
 		if !sw.hijacked {
 			m.RequestDuration.WithLabelValues(worker).Observe(time.Since(start).Seconds())
@@ -35,6 +30,18 @@ type statusWriter struct {
 	http.ResponseWriter
 	code     int
 	hijacked bool
+}
+
+// status is the status the handler answered with: 101 for a hijacked
+// connection, 200 when it wrote nothing.
+func (w *statusWriter) status() int {
+	switch {
+	case w.hijacked:
+		return http.StatusSwitchingProtocols
+	case w.code == 0:
+		return http.StatusOK
+	}
+	return w.code
 }
 
 func (w *statusWriter) WriteHeader(code int) {

@@ -11,6 +11,7 @@ import (
 	"github.com/dwk/fleet/appliance/process/datadir"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/server/storeset"
+	"github.com/dwk/fleet/appliance/server/tail"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -27,7 +28,7 @@ func (s *localStores) Objects() ObjectNamespaces { return s.objects }
 
 // openLocal locks the data directory and assembles the workers over
 // local-mode stores.
-func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log *slog.Logger) (a *app, err error) {
+func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, hub *tail.Hub, log *slog.Logger) (a *app, err error) {
 	dir, err := datadir.Open(cfg.Storage.DataDir, config.ModeLocal, cfg.Fleet.Name)
 	if err != nil {
 		return nil, err
@@ -55,7 +56,7 @@ func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, log 
 	}
 	st.objects = rt
 	objectRuntimeMetrics(m, "", rt.Runtime)
-	a, err = assemble(cfg, st, envs, m, cron.LocalClaimer{}, log)
+	a, err = assemble(cfg, st, envs, m, hub, cron.LocalClaimer{}, log)
 	if err == nil {
 		err = rt.start(ctx)
 	}

@@ -4,8 +4,10 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/dwk/fleet/appliance/process/background"
+	"github.com/dwk/fleet/appliance/server/tail"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -29,11 +31,15 @@ func fetchHandler(f worker.Fetcher, env *worker.Env, bg *background.Tracker, nam
 // "/x/" matches "/x" and everything under it; "/" matches everything.
 type router struct {
 	routes []route // longest prefix first
+	// tail gets an event for each request to a worker someone tails;
+	// member names this replica in it.
+	tail   *tail.Hub
+	member string
 }
 
-func newRouter(rs []route) *router {
+func newRouter(rs []route, hub *tail.Hub, member string) *router {
 	sort.SliceStable(rs, func(i, j int) bool { return len(rs[i].prefix) > len(rs[j].prefix) })
-	return &router{routes: rs}
+	return &router{routes: rs, tail: hub, member: member}
 }
 
 func (rt *router) match(path string) (route, bool) {
@@ -52,5 +58,13 @@ func (rt *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no worker serves "+r.URL.Path, http.StatusNotFound)
 		return
 	}
-	rr.handler.ServeHTTP(w, r)
+	if !rt.tail.Active(rr.name) {
+		rr.handler.ServeHTTP(w, r)
+		return
+	}
+	ctx, logs := tail.WithCollector(r.Context())
+	sw := &statusWriter{ResponseWriter: w}
+	start := time.Now()
+	rr.handler.ServeHTTP(sw, r.WithContext(ctx))
+	rt.tail.Publish(tail.NewEvent(rr.name, rt.member, r, sw.status(), start, logs.Logs()))
 }

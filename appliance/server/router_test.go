@@ -3,7 +3,7 @@ package server
 import "testing"
 
 func TestRouterLongestPrefix(t *testing.T) {
-	rt := newRouter([]route{{prefix: "/", name: "root"}, {prefix: "/chat/", name: "chat"}, {prefix: "/chat/admin/", name: "admin"}})
+	rt := newRouter([]route{{prefix: "/", name: "root"}, {prefix: "/chat/", name: "chat"}, {prefix: "/chat/admin/", name: "admin"}}, nil, "")
 	tests := []struct{ path, want string }{
 		{"/", "root"},
 		{"/index.html", "root"},
@@ -18,7 +18,7 @@ func TestRouterLongestPrefix(t *testing.T) {
 			t.Errorf("match(%q) = %q, %v; want %q", tt.path, got.name, ok, tt.want)
 		}
 	}
-	if _, ok := newRouter([]route{{prefix: "/a/"}}).match("/b"); ok {
+	if _, ok := newRouter([]route{{prefix: "/a/"}}, nil, "").match("/b"); ok {
 		t.Error("/b matched /a/")
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/process/netaddr"
+	"github.com/dwk/fleet/appliance/server/tail"
 
 	"github.com/dwk/fleet/appliance/bindings/objects/objcentral"
 	"github.com/dwk/fleet/appliance/config"
@@ -50,6 +51,8 @@ type Server struct {
 	drainReq   chan struct{}
 	drainOnce  sync.Once
 	roundTrips requestRoundTrips
+	// tail is the replica's live log of invocations (GET /admin/tail).
+	tail *tail.Hub
 	// inFlight counts the requests the public (local mode) or internal
 	// (central mode) listener is serving.
 	inFlight atomic.Int64
@@ -94,7 +97,7 @@ func New(cfg *config.Config, o Options) *Server {
 	}
 	s := &Server{
 		cfg: cfg, log: o.Logger, onReady: o.OnReady, member: cfg.Fleet.Member,
-		configHash: cfg.Hash(), metrics: metrics.New(cfg.Fleet.Member), drainReq: make(chan struct{}),
+		configHash: cfg.Hash(), metrics: metrics.New(cfg.Fleet.Member), drainReq: make(chan struct{}), tail: &tail.Hub{},
 	}
 	s.roundTrips = newRequestRoundTrips(s.metrics.Registry(), s.member)
 	s.state.Store(StateStarting)
@@ -158,9 +161,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	switch s.cfg.Storage.Mode {
 	case config.ModeLocal:
-		app, err = openLocal(ctx, s.cfg, s.metrics, s.log)
+		app, err = openLocal(ctx, s.cfg, s.metrics, s.tail, s.log)
 	case config.ModeCentral:
-		app, err = openCentral(ctx, s.cfg, adminAddr, s.metrics, s.log)
+		app, err = openCentral(ctx, s.cfg, adminAddr, s.metrics, s.tail, s.log)
 	default:
 		err = fmt.Errorf("storage mode %q is not supported by this build", s.cfg.Storage.Mode)
 	}

@@ -36,7 +36,12 @@ func installCore(i *Isolate, host *goja.Object) error {
 		case "error":
 			level = slog.LevelError
 		}
-		i.log.Log(context.Background(), level, c.Argument(1).String(), "source", "console")
+		// The event's context: a tail gathers the lines of its request.
+		ctx := context.Background()
+		if i.cur != nil || i.base != nil {
+			ctx = i.Current().ctx
+		}
+		i.log.Log(ctx, level, c.Argument(1).String(), "source", "console")
 		return goja.Undefined()
 	})
 	// AsyncLocalStorage: als.get(key) and als.run(key, value, fn, this, args).
