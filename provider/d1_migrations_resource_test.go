@@ -24,6 +24,7 @@ import (
 // database wrangler migrated (its d1_migrations rows) is taken as migrated.
 func TestAccD1Migrations(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	srv := libsqlserver.Start(t)
 	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey, "")
 	if err != nil {

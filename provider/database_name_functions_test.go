@@ -75,6 +75,7 @@ func TestDatabaseNameFunctionErrors(t *testing.T) {
 
 func TestAccDatabaseNameFunctions(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_8_0)},

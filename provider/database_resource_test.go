@@ -22,6 +22,7 @@ import (
 
 func TestAccDatabase(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	srv := libsqlserver.Start(t)
 	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey, "")
 	if err != nil {
@@ -116,6 +117,7 @@ func TestAccDatabase(t *testing.T) {
 // which fails naming the flag, until an apply turns the flag off.
 func TestAccDatabaseDeletionProtection(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	srv := libsqlserver.Start(t)
 	admin, err := nsadmin.New(srv.AdminURL, srv.AdminKey, "")
 	if err != nil {
@@ -159,6 +161,7 @@ func TestAccDatabaseDeletionProtection(t *testing.T) {
 
 func TestAccDatabaseErrors(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	srv := libsqlserver.Start(t)
 	name := libsqlserver.Namespace("tfacc")
 	admin, _ := nsadmin.New(srv.AdminURL, srv.AdminKey, "")
@@ -204,6 +207,7 @@ func TestAccDatabaseErrors(t *testing.T) {
 // on the provider's server.
 func TestAccDatabaseImportOverride(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	srv := libsqlserver.Start(t)
 	name := libsqlserver.Namespace("tfacc")
 	cfg := fmt.Sprintf(`provider "dwk" {

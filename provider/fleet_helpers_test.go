@@ -53,6 +53,7 @@ var v2Build struct {
 }
 
 func TestMain(m *testing.M) {
+	accEnv()
 	code := m.Run()
 	if v2Build.dir != "" {
 		os.RemoveAll(v2Build.dir)

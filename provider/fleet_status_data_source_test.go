@@ -12,6 +12,7 @@ import (
 // The data source against a live fleet is tested in TestAccFleetSSH.
 func TestAccFleetStatusUnreachable(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -22,6 +22,7 @@ import (
 // then drops it without reaching it.
 func TestAccFleetUnreachable(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	sh := sshd.Start(t, 3)
 	hosts := sshHosts(t, sh)
 	artifact := filepath.Join(t.TempDir(), "dwk")

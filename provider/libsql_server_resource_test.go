@@ -39,6 +39,7 @@ import (
 // with force_destroy, which removes everything.
 func TestAccLibSQLServer(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	host := sshd.Start(t, 1)[0]
 	v1, v2 := binaries(t)
 	artifact := filepath.Join(t.TempDir(), "dwk")

@@ -14,6 +14,7 @@ import (
 
 func TestAccObjectIDFunction(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	want := objectid.FromName([]byte(testSecret), "Counter", "lobby").String()
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviders,

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -28,12 +29,19 @@ func testAccPreCheck(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("acceptance tests run with TF_ACC=1")
 	}
-	if p := os.Getenv("TF_ACC_TERRAFORM_PATH"); p != "" {
-		needtool.File(t, "terraform", p, terraformInstall)
-	} else {
-		t.Setenv("TF_ACC_TERRAFORM_PATH", needtool.LookPath(t, "terraform", terraformInstall))
+	needtool.File(t, "terraform", os.Getenv("TF_ACC_TERRAFORM_PATH"), terraformInstall)
+}
+
+// accEnv points the acceptance tests at the terraform on PATH, once for
+// the package (a test that sets the environment itself cannot run in
+// parallel with others).
+func accEnv() {
+	if os.Getenv("TF_ACC_TERRAFORM_PATH") == "" {
+		if p, err := exec.LookPath("terraform"); err == nil {
+			os.Setenv("TF_ACC_TERRAFORM_PATH", p)
+		}
 	}
-	t.Setenv("CHECKPOINT_DISABLE", "1")
+	os.Setenv("CHECKPOINT_DISABLE", "1")
 }
 
 func TestProviderSchemasAreValid(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 // the state, and a broken file as an error that names the key.
 func TestAccWranglerConfig(t *testing.T) {
 	testAccPreCheck(t)
+	t.Parallel()
 	dir, err := filepath.Abs("testdata/wrangler-project")
 	if err != nil {
 		t.Fatal(err)
