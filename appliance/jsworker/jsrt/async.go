@@ -38,7 +38,7 @@ func (i *Isolate) Async(work func(ctx context.Context) (Settle, error)) goja.Val
 				}
 			}
 			resolve(v)
-		}) {
+		}, nil) {
 			return // closed: nobody waits for the promise any more
 		}
 	}()

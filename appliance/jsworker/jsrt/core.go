@@ -1,7 +1,6 @@
 package jsrt
 
 import (
-	"context"
 	_ "embed"
 	"log/slog"
 	"time"
@@ -36,12 +35,7 @@ func installCore(i *Isolate, host *goja.Object) error {
 		case "error":
 			level = slog.LevelError
 		}
-		// The event's context: a tail gathers the lines of its request.
-		ctx := context.Background()
-		if i.cur != nil || i.base != nil {
-			ctx = i.Current().ctx
-		}
-		i.log.Log(ctx, level, c.Argument(1).String(), "source", "console")
+		i.log.Log(i.logContext(), level, c.Argument(1).String(), "source", "console")
 		return goja.Undefined()
 	})
 	// AsyncLocalStorage: als.get(key) and als.run(key, value, fn, this, args).

@@ -144,6 +144,15 @@ func (i *Isolate) Current() *Event {
 	return i.cur.ev
 }
 
+// logContext is the context to log under on the loop: the running
+// event's, so that a tail gathers the line into its request's event.
+func (i *Isolate) logContext() context.Context {
+	if i.cur == nil && i.base == nil {
+		return context.Background()
+	}
+	return i.Current().ctx
+}
+
 // result is what a waiter receives.
 type result struct {
 	v   any
@@ -209,7 +218,7 @@ func Call[T any](ev *Event, opts CallOptions, start func(rt *goja.Runtime) (goja
 			return
 		}
 		i.await(v, finish)
-	})
+	}, func() bool { return len(w.ch) > 0 || ev.ctx.Err() != nil })
 	if !ok {
 		return zero, ErrClosed
 	}

@@ -213,7 +213,7 @@ func (i *Isolate) post(fr *frame, fn func()) bool {
 // on another core, no wake-up of a parked thread). A goroutine inside a
 // job must use post: running another isolate's queue there could make
 // the job wait on JavaScript that waits for the job's own isolate.
-func (i *Isolate) postAndRun(fr *frame, fn func()) bool {
+func (i *Isolate) postAndRun(fr *frame, fn func(), stop func() bool) bool {
 	i.mu.Lock()
 	if i.closed {
 		i.mu.Unlock()
@@ -226,7 +226,7 @@ func (i *Isolate) postAndRun(fr *frame, fn func()) bool {
 	}
 	i.running = true
 	i.mu.Unlock()
-	i.drain(true)
+	i.drain(true, stop)
 	return true
 }
 
@@ -276,7 +276,7 @@ func (i *Isolate) loop() {
 		}
 		i.running = true
 		i.mu.Unlock()
-		i.drain(false)
+		i.drain(false, nil)
 	}
 }
 
@@ -284,7 +284,29 @@ func (i *Isolate) loop() {
 // caller set i.running. A caller that is not the loop goroutine (once)
 // runs one batch, the jobs queued when it took the isolate, and hands
 // what was queued since to the loop: it has its own request to answer.
-func (i *Isolate) drain(once bool) {
+// It stops early, handing the rest of the batch to the loop, once stop
+// (nil for never) reports true after a job: its answer is there, or its
+// context ended.
+func (i *Isolate) drain(once bool, stop func() bool) {
+	released := false
+	defer func() {
+		if !released { // a panic past protect: never leave the isolate held
+			i.mu.Lock()
+			i.running = false
+			i.mu.Unlock()
+			i.signal()
+		}
+	}()
+	release := func(more bool) {
+		i.mu.Lock()
+		i.running = false
+		closed := i.closed
+		i.mu.Unlock()
+		released = true
+		if more || closed {
+			i.signal() // the loop takes the rest, or shuts the isolate down
+		}
+	}
 	for {
 		i.mu.Lock()
 		jobs := i.queue
@@ -293,6 +315,16 @@ func (i *Isolate) drain(once bool) {
 		for k := range jobs {
 			i.run(jobs[k])
 			jobs[k] = job{}
+			if once && stop != nil && k+1 < len(jobs) && stop() {
+				rest := append([]job(nil), jobs[k+1:]...)
+				clear(jobs[k+1:])
+				i.mu.Lock()
+				i.queue = append(rest, i.queue...)
+				i.spare = jobs[:0]
+				i.mu.Unlock()
+				release(true)
+				return
+			}
 		}
 		i.mu.Lock()
 		i.spare = jobs
@@ -306,16 +338,11 @@ func (i *Isolate) drain(once bool) {
 		}
 		i.mu.Lock()
 		more = len(i.queue) > 0
+		i.mu.Unlock()
 		if more && !once {
-			i.mu.Unlock()
 			continue
 		}
-		i.running = false
-		closed := i.closed
-		i.mu.Unlock()
-		if more || closed {
-			i.signal() // the loop takes the rest, or shuts the isolate down
-		}
+		release(more)
 		return
 	}
 }
@@ -332,7 +359,9 @@ func (i *Isolate) run(j job) {
 	i.sliceMu.Lock()
 	i.sliceStart, i.sliceEvent, i.sliceHeap = start, ev, heap
 	i.sliceMu.Unlock()
-	if p := i.protect(j.fn); p != nil {
+	// Reporting a rejection may run JavaScript (a getter, a toString):
+	// it runs in the slice, under the watchdog and the panic guard.
+	if p := i.protect(func() { j.fn(); i.flushRejections() }); p != nil {
 		// A Go panic in a native left the runtime in an unknown state:
 		// fail every event and close the isolate, so that a fresh one
 		// takes its place.
@@ -357,7 +386,6 @@ func (i *Isolate) run(j job) {
 	i.sliceMu.Unlock()
 	ev.cpu.Add(int64(time.Since(start)))
 	i.base, i.cur = nil, nil
-	i.flushRejections()
 	switch {
 	case intr == ErrMemoryLimit:
 		// The isolate's heap may hold what the job grew: drop it all.

@@ -243,3 +243,23 @@ func TestANativePanicRestartsTheIsolate(t *testing.T) {
 		t.Fatal("the isolate did not close after a native panicked")
 	}
 }
+
+// TestHostileRejectionDoesNotWedge: an unhandled rejection whose value
+// throws when it is reported (its toString, or a getter) is reported
+// without it, and the isolate goes on.
+func TestHostileRejectionDoesNotWedge(t *testing.T) {
+	iso := jsrttest.New(t)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		jsrttest.Eval(iso, `Promise.reject({ get name() { throw 1 }, get message() { throw 2 }, toString() { throw 3 } }); 1`)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call did not return")
+	}
+	if got, err := jsrttest.Eval(iso, "return 2"); err != nil || got != "2" {
+		t.Fatalf("the next call: %q, %v", got, err)
+	}
+}

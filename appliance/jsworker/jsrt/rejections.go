@@ -30,8 +30,13 @@ func (i *Isolate) handled(p *goja.Promise) {
 // flushRejections logs the rejections no handler took.
 func (i *Isolate) flushRejections() {
 	for _, p := range i.rejections {
-		e := i.errorOf(p.Result(), nil)
-		i.log.Error("Uncaught (in promise) "+firstLine(e.Error()), "isolate", i.cfg.Name, "stack", e.Stack)
+		var e *Error
+		// Describing the value may run its getters or toString, which
+		// may throw: the rejection is then reported without them.
+		if ex := i.rt.Try(func() { e = i.errorOf(p.Result(), nil) }); ex != nil {
+			e = &Error{Name: "Error", Message: "a rejection whose value cannot be described (reading it threw)"}
+		}
+		i.log.ErrorContext(i.logContext(), "Uncaught (in promise) "+firstLine(e.Error()), "isolate", i.cfg.Name, "stack", e.Stack)
 	}
 	i.rejections = i.rejections[:0]
 }
@@ -48,7 +53,7 @@ func (i *Isolate) uncaught(err error) {
 	if errors.As(e, &je) {
 		stack = je.Stack
 	}
-	i.log.Error("Uncaught "+firstLine(e.Error()), "isolate", i.cfg.Name, "stack", stack)
+	i.log.ErrorContext(i.logContext(), "Uncaught "+firstLine(e.Error()), "isolate", i.cfg.Name, "stack", stack)
 }
 
 func firstLine(s string) string {

@@ -55,7 +55,7 @@ func (i *Isolate) setTimer(fn goja.Callable, delay time.Duration, repeat bool, a
 		o.Armed(1)
 	}
 	id := t.id
-	t.t = time.AfterFunc(delay, func() { i.postAndRun(t.fr, func() { i.fire(id) }) })
+	t.t = time.AfterFunc(delay, func() { i.postAndRun(t.fr, func() { i.fire(id) }, nil) })
 	return id
 }
 
