@@ -1,6 +1,7 @@
 package tail
 
 import (
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -95,24 +96,61 @@ func NewEvent(worker, member string, r *http.Request, status int, start time.Tim
 	}
 }
 
+// MaxLogs and MaxLogBytes bound what one event keeps of its request's
+// records (a WebSocket's request lasts as long as the socket): past them,
+// one last line says how many were left out, and a longer line is cut.
+const (
+	MaxLogs     = 100
+	MaxLogBytes = 8 << 10
+)
+
+// detailKeys are the record attributes an event's line keeps after the
+// message: why a request failed, and where.
+var detailKeys = map[string]bool{"err": true, "stack": true}
+
 // Collector gathers the log records of one request.
 type Collector struct {
-	mu   sync.Mutex
-	logs []Log
+	mu      sync.Mutex
+	logs    []Log
+	dropped int
 }
 
 func (c *Collector) add(rec slog.Record) {
-	l := Log{Level: levelName(rec.Level), Message: []string{rec.Message}, Timestamp: rec.Time.UnixMilli()}
+	msg := []string{cut(rec.Message)}
+	rec.Attrs(func(a slog.Attr) bool {
+		if detailKeys[a.Key] {
+			if v := a.Value.String(); v != "" {
+				msg = append(msg, cut(v))
+			}
+		}
+		return true
+	})
+	l := Log{Level: levelName(rec.Level), Message: msg, Timestamp: rec.Time.UnixMilli()}
 	c.mu.Lock()
-	c.logs = append(c.logs, l)
+	if len(c.logs) < MaxLogs {
+		c.logs = append(c.logs, l)
+	} else {
+		c.dropped++
+	}
 	c.mu.Unlock()
+}
+
+func cut(s string) string {
+	if len(s) <= MaxLogBytes {
+		return s
+	}
+	return s[:MaxLogBytes] + "… (cut)"
 }
 
 // Logs returns what was gathered so far.
 func (c *Collector) Logs() []Log {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]Log(nil), c.logs...)
+	out := append([]Log(nil), c.logs...)
+	if c.dropped > 0 {
+		out = append(out, Log{Level: "warn", Message: []string{fmt.Sprintf("dwk tail: %d more lines left out of this event", c.dropped)}, Timestamp: time.Now().UnixMilli()})
+	}
+	return out
 }
 
 func levelName(l slog.Level) string {

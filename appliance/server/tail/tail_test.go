@@ -92,3 +92,25 @@ func TestHandlerGathersUnderACollector(t *testing.T) {
 		t.Errorf("printed %q", s)
 	}
 }
+
+func TestCollectorBounds(t *testing.T) {
+	log := slog.New(NewHandler(slog.DiscardHandler))
+	ctx, c := WithCollector(context.Background())
+	log.ErrorContext(ctx, "failed", "err", "CPU time limit", "other", "x")
+	for range MaxLogs + 5 {
+		log.InfoContext(ctx, string(bytes.Repeat([]byte("a"), MaxLogBytes+10)))
+	}
+	logs := c.Logs()
+	if len(logs) != MaxLogs+1 {
+		t.Fatalf("%d lines, want %d and the note", len(logs), MaxLogs+1)
+	}
+	if m := logs[0].Message; len(m) != 2 || m[1] != "CPU time limit" {
+		t.Errorf("the first line %q: want the message and its err", m)
+	}
+	if l := len(logs[1].Message[0]); l > MaxLogBytes+20 {
+		t.Errorf("a long line kept %d bytes", l)
+	}
+	if last := logs[MaxLogs].Message[0]; last != "dwk tail: 6 more lines left out of this event" {
+		t.Errorf("the note: %q", last)
+	}
+}
