@@ -156,7 +156,8 @@ func (r *d1MigrationsResource) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	var state d1MigrationsModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if state.FilesHash.ValueString() != hash {
+	if state.FilesHash.ValueString() != hash || !plan.MigrationsDir.Equal(state.MigrationsDir) ||
+		!plan.Pattern.Equal(state.Pattern) || !plan.Table.Equal(state.Table) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("applied"), types.ListUnknown(types.StringType))...)
 	} else {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("applied"), state.Applied)...)
@@ -230,6 +231,18 @@ func (r *d1MigrationsResource) save(ctx context.Context, plan getter, state *tfs
 	if !ok {
 		return
 	}
+	// Apply what was planned: a file added or edited since is not run
+	// unreviewed.
+	now, _, err := filesHash(d1migrations.Migrations{Dir: m.MigrationsDir.ValueString(), Pattern: m.Pattern.ValueString()})
+	if err != nil {
+		diags.AddAttributeError(path.Root("migrations_dir"), "Cannot read the migrations", err.Error())
+		return
+	}
+	if !m.FilesHash.IsUnknown() && m.FilesHash.ValueString() != now {
+		diags.AddAttributeError(path.Root("migrations_dir"), "The migrations changed since the plan",
+			"A file in "+m.MigrationsDir.ValueString()+" was added, removed or edited after terraform plan; nothing was applied. Plan again.")
+		return
+	}
 	r.apply(ctx, &m, diags)
 	if diags.HasError() {
 		return
@@ -248,11 +261,33 @@ func (r *d1MigrationsResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	defer db.Close()
-	r.refresh(ctx, &m, mig, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	var diags diag.Diagnostics
+	r.refresh(ctx, &m, mig, &diags)
+	if diags.HasError() {
+		if r.gone(ctx, m.Database.ValueString()) {
+			resp.Diagnostics.AddWarning("D1 database "+m.Database.ValueString()+" is gone",
+				"Its namespace no longer exists on the libSQL server; the migrations are removed from the state and will be applied again to the database created in its place.")
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		resp.Diagnostics.Append(diags...)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}
+
+// gone reports whether the provider's admin API says the namespace name
+// does not exist; false when it cannot tell.
+func (r *d1MigrationsResource) gone(ctx context.Context, name string) bool {
+	if r.data == nil {
+		return false
+	}
+	c, err := r.data.libsql.adminClient()
+	if err != nil {
+		return false
+	}
+	ok, err := c.Exists(ctx, name)
+	return err == nil && !ok
 }
 
 // Delete forgets the resource: the database keeps its schema and its

@@ -109,6 +109,20 @@ resource "dwk_d1_migrations" "m" {
 					query(ns, "SELECT count(*) FROM items WHERE name = 'cake'", "[[1]]"),
 				),
 			},
+			{
+				// The database dropped outside Terraform: created again
+				// and migrated again.
+				PreConfig: func() {
+					if err := admin.Delete(context.Background(), ns); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config,
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(m, "applied.#", "3"),
+					query(ns, "SELECT count(*) FROM items", "[[2]]"),
+				),
+			},
 		},
 	})
 
