@@ -300,6 +300,9 @@ func (i *Isolate) drain(once bool, stop func() bool) {
 	release := func(more bool) {
 		i.mu.Lock()
 		i.running = false
+		// A job queued since more was read found the isolate held and
+		// left it to this runner: the loop must take it.
+		more = more || len(i.queue) > 0
 		closed := i.closed
 		i.mu.Unlock()
 		released = true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -261,5 +262,36 @@ func TestHostileRejectionDoesNotWedge(t *testing.T) {
 	}
 	if got, err := jsrttest.Eval(iso, "return 2"); err != nil || got != "2" {
 		t.Fatalf("the next call: %q, %v", got, err)
+	}
+}
+
+// TestManyCallersNeverStall: callers that run the isolate's queue
+// themselves, timers and settled Go work hand the isolate to one another
+// thousands of times; no job may be left queued with nobody to run it.
+func TestManyCallersNeverStall(t *testing.T) {
+	iso := jsrttest.New(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for k := range 300 {
+				body := "return 1"
+				switch (g + k) % 3 {
+				case 1:
+					body = "await new Promise((r) => setTimeout(r, 0)); return 1"
+				case 2:
+					body = "await Promise.resolve(); await null; return 1"
+				}
+				if got, err := jsrttest.Eval(iso, body); err != nil || got != "1" {
+					errs <- fmt.Errorf("caller %d, call %d: %q, %v", g, k, got, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
