@@ -57,7 +57,7 @@ tool_node() {
     exit 1
   fi
   local lock
-  for lock in test/libsqlconformance/node/package-lock.json test/jsapps/*/package-lock.json test/jsprojects/projects/*/package-lock.json; do
+  for lock in test/libsqlconformance/node/package-lock.json test/jsapps/*/package-lock.json test/jsprojects/projects/*/package-lock.json examples/*/app/package-lock.json; do
     [ -f "$lock" ] && npm_ci "$(dirname "$lock")"
   done
   return 0
