@@ -71,6 +71,7 @@
 //	("mode")                         the mode marker (fleet/markerstore)
 //	("diagnose", "cas", random)      dwk diagnose scratch keys, deleted, expire in 1m (fleet/probe)
 //	("caddy", prefix, "data"|"lock", …)  Caddy's certificate storage, sealed; locks expiring (caddy/dwkstorage)
+//	("secret") and ("secret", worker, name)  worker secrets put with dwk secret put, sealed (fleet/workersecrets)
 //
 // appliance/fleet/lease/coordsql.go writes coord_kv directly (per-lease renew and
 // release in one round trip); change it with any layout change.
