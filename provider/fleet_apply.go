@@ -88,9 +88,15 @@ func (r *fleetResource) beginApply(ctx context.Context, src getter, cfg tfsdk.Co
 	if diags.HasError() {
 		return plan, nil, false
 	}
-	if known {
+	projects, pknown, d := planProjects(ctx, &plan, true)
+	diags.Append(d...)
+	known = known && pknown
+	if known && !diags.HasError() {
 		spec, known, d = resolve(ctx, &plan, sec, r.data)
 		diags.Append(d...)
+	}
+	if spec != nil {
+		spec.Projects = projects
 	}
 	if !known && !diags.HasError() {
 		diags.AddError("Unknown values at apply", "dwk_fleet got a configuration with unknown values at apply time; this is a bug in the provider.")

@@ -70,11 +70,16 @@ type fleetS3Model struct {
 
 // workerModel is one element of workers.
 type workerModel struct {
-	Name      types.String    `tfsdk:"name"`
-	Routes    []string        `tfsdk:"routes"`
-	Bindings  *bindingsModel  `tfsdk:"bindings"`
-	Crons     []string        `tfsdk:"crons"`
-	Consumers []consumerModel `tfsdk:"consumers"`
+	Name        types.String `tfsdk:"name"`
+	Project     types.String `tfsdk:"project"`
+	Env         types.String `tfsdk:"env"`
+	ProjectHash types.String `tfsdk:"project_hash"`
+	// Secrets is write-only: null but in a configuration (see secretsOf).
+	Secrets   map[string]string `tfsdk:"secrets"`
+	Routes    []string          `tfsdk:"routes"`
+	Bindings  *bindingsModel    `tfsdk:"bindings"`
+	Crons     []string          `tfsdk:"crons"`
+	Consumers []consumerModel   `tfsdk:"consumers"`
 }
 
 // bindingsModel is a worker's bindings.

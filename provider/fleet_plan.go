@@ -95,10 +95,15 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 		plan.ID = plan.Name
 	}
 	var spec *fleetSpec
-	known := secKnown
+	projects, known, diags := planProjects(ctx, &plan, false)
+	resp.Diagnostics.Append(diags...)
+	known = known && secKnown
 	if known {
 		spec, known, diags = resolve(ctx, &plan, sec, r.data)
 		resp.Diagnostics.Append(diags...)
+	}
+	if spec != nil {
+		spec.Projects = projects
 	}
 	if resp.Diagnostics.HasError() {
 		return

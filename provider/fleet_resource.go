@@ -157,11 +157,37 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				},
 			},
 			"workers": schema.ListNestedAttribute{
-				MarkdownDescription: "The applications the replicas serve (`workers`), each registered in the binary under `name`. " +
+				MarkdownDescription: "The applications the replicas serve (`workers`): each a Go worker registered in the binary under `name`, " +
+					"or a Workers project in JavaScript or TypeScript (`project`). " +
 					"Default: the reference workers of the standard `dwk` binary (`counter` and `chat`) with their affinity rules.",
 				Optional: true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"name":   schema.StringAttribute{MarkdownDescription: "Worker name.", Required: true},
+					"name": schema.StringAttribute{
+						MarkdownDescription: "Worker name: a Go worker's registered name; for a `project`, the name its wrangler file gives unless set here.",
+						Optional:            true, Computed: true,
+					},
+					"project": schema.StringAttribute{
+						MarkdownDescription: "A Workers project this worker runs, on the machine running Terraform: a wrangler file " +
+							"(`wrangler.jsonc`, `wrangler.json`, `wrangler.toml`), the directory holding one, or an artifact that `dwk bundle` wrote " +
+							"(`.dwkb`). Relative paths are relative to Terraform's working directory; use `path.module`. A wrangler project is " +
+							"built here, at plan time (its build command, then bundling, in the provider: its `node_modules` must be installed, " +
+							"the hosts need no Node.js), into an artifact that travels with the binary to " +
+							"`<install_dir>/projects/<content hash[:12]>.dwkb`. Its name, bindings, crons and queue consumers come from the " +
+							"wrangler file; `bindings` here replace those of the same name. A change in the project changes `project_hash`, " +
+							"and the fleet rolls as for a new binary. See [docs/workers-projects.md](https://github.com/dwk/fleet/blob/main/docs/workers-projects.md).",
+						Optional: true,
+					},
+					"env": schema.StringAttribute{MarkdownDescription: "The wrangler environment of `project`, as wrangler's `--env`. Default: the top level.", Optional: true},
+					"project_hash": schema.StringAttribute{
+						MarkdownDescription: "The content hash of `project`'s artifact (what `dwk bundle` prints), or null without a project.",
+						Computed:            true,
+					},
+					"secrets": schema.MapAttribute{
+						MarkdownDescription: "Secret bindings: name → value, as `wrangler secret put` sets them (JavaScript: `env.NAME`; Go: " +
+							"`env.Secret(name)`). **Write-only** (Terraform 1.11 or later): rendered into the hosts' `dwk.json` (mode 0600), " +
+							"never stored in the plan or state; a change rolls the fleet. `dwk secret put` sets one on a running fleet instead.",
+						Optional: true, Sensitive: true, WriteOnly: true, ElementType: types.StringType,
+					},
 					"routes": schema.ListAttribute{MarkdownDescription: "URL path prefixes; the longest match wins. Default: `[\"/<name>/\"]`.", Optional: true, ElementType: types.StringType},
 					"bindings": schema.SingleNestedAttribute{
 						MarkdownDescription: "What the worker's `Env` holds: binding name → store name.",

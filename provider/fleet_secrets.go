@@ -26,6 +26,8 @@ type fleetSecrets struct {
 	S3Secret                string
 	// Hosts holds each host's key, by index in hosts.
 	Hosts []hostSecrets
+	// Workers holds each worker's secrets, by index in workers.
+	Workers []map[string]string
 }
 
 // hostSecrets are one host's write-only arguments.
@@ -40,7 +42,7 @@ func secretsOf(ctx context.Context, cfg tfsdk.Config) (sec *fleetSecrets, known 
 	if diags = cfg.Get(ctx, &m); diags.HasError() {
 		return nil, false, diags
 	}
-	if !fullyKnown(ctx, m.Secret, m.AdminToken, m.LibSQL, m.S3, m.Hosts) {
+	if !fullyKnown(ctx, m.Secret, m.AdminToken, m.LibSQL, m.S3, m.Hosts, m.Workers) {
 		return nil, false, nil
 	}
 	sec = &fleetSecrets{Secret: m.Secret.ValueString(), AdminToken: m.AdminToken.ValueString()}
@@ -59,7 +61,22 @@ func secretsOf(ctx context.Context, cfg tfsdk.Config) (sec *fleetSecrets, known 
 	for _, h := range hs {
 		sec.Hosts = append(sec.Hosts, hostSecrets{PrivateKey: h.PrivateKey.ValueString(), Passphrase: h.Passphrase.ValueString()})
 	}
+	if !m.Workers.IsNull() {
+		var ws []workerModel
+		diags.Append(m.Workers.ElementsAs(ctx, &ws, false)...)
+		for _, w := range ws {
+			sec.Workers = append(sec.Workers, w.Secrets)
+		}
+	}
 	return sec, true, diags
+}
+
+// worker is the secrets of workers[i].
+func (s *fleetSecrets) worker(i int) map[string]string {
+	if s == nil || i >= len(s.Workers) {
+		return nil
+	}
+	return s.Workers[i]
 }
 
 // host is the secrets of hosts[i].

@@ -67,7 +67,11 @@ type fleetSpec struct {
 	// LibSQLCAFile its path here.
 	LibSQLCA     []byte
 	LibSQLCAFile string
-	Hosts        []*hostSpec
+	// Projects are the Workers projects' artifacts the workers name; nil
+	// in a spec resolved from the state, which renders their paths from
+	// project_hash but deploys nothing.
+	Projects []deploy.Project
+	Hosts    []*hostSpec
 }
 
 // hostSpec is one host with its defaults resolved.
@@ -188,8 +192,8 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 	} else {
 		var ws []workerModel
 		diags.Append(m.Workers.ElementsAs(ctx, &ws, false)...)
-		for _, w := range ws {
-			s.Workers = append(s.Workers, w.config())
+		for i, w := range ws {
+			s.Workers = append(s.Workers, w.config(sec.worker(i)))
 		}
 	}
 	if !m.AffinityRules.IsNull() {
@@ -351,6 +355,7 @@ func (s *fleetSpec) deployHost(h *hostSpec, t deploy.Target) (*deploy.Host, erro
 		return nil, fmt.Errorf("render dwk.json for %s: %w", h.Label(), err)
 	}
 	dh.Config = b
+	dh.Projects = s.Projects
 	if dh.PKI, err = s.pki(h); err != nil {
 		return nil, fmt.Errorf("issue the TLS certificate of %s: %w", h.Label(), err)
 	}
@@ -387,17 +392,27 @@ func secretOrNil(s string) *config.Secret {
 	return config.Literal(s)
 }
 
-// config converts a worker.
-func (w workerModel) config() config.Worker {
+// config converts a worker, whose write-only secrets are secrets. A
+// project is named by its artifact's path in the install directory.
+func (w workerModel) config(secrets map[string]string) config.Worker {
 	cw := config.Worker{Name: w.Name.ValueString(), Routes: w.Routes, Crons: w.Crons}
+	if !w.ProjectHash.IsNull() && w.ProjectHash.ValueString() != "" {
+		cw.Project = deploy.ProjectPath(w.ProjectHash.ValueString())
+	}
+	addSecret := func(name string, s *config.Secret) {
+		if cw.Bindings.Secrets == nil {
+			cw.Bindings.Secrets = map[string]*config.Secret{}
+		}
+		cw.Bindings.Secrets[name] = s
+	}
 	if b := w.Bindings; b != nil {
 		cw.Bindings = config.Bindings{D1: b.D1, R2: b.R2, KV: b.KV, Queues: b.Queues, Objects: b.Objects, Vars: b.Vars, Services: b.Services}
 		for name, file := range b.SecretFiles {
-			if cw.Bindings.Secrets == nil {
-				cw.Bindings.Secrets = map[string]*config.Secret{}
-			}
-			cw.Bindings.Secrets[name] = &config.Secret{File: file}
+			addSecret(name, &config.Secret{File: file})
 		}
+	}
+	for name, v := range secrets {
+		addSecret(name, config.Literal(v))
 	}
 	for _, c := range w.Consumers {
 		cc := config.Consumer{

@@ -188,9 +188,16 @@ func TestWorkerConfig(t *testing.T) {
 			Services:    map[string]string{"AUTH": "auth"},
 			SecretFiles: map[string]string{"STRIPE": "/etc/dwk/stripe"},
 		},
-		Consumers: []consumerModel{{Queue: types.StringValue("jobs"), MaxConcurrency: types.Int64Value(4)}},
+		Consumers:   []consumerModel{{Queue: types.StringValue("jobs"), MaxConcurrency: types.Int64Value(4)}},
+		ProjectHash: types.StringValue("0123456789abcdef0123"),
 	}
-	c := w.config()
+	c := w.config(map[string]string{"API_KEY": "k3y"})
+	if c.Project != "projects/0123456789ab.dwkb" {
+		t.Errorf("project = %q, want the artifact's path under the install directory", c.Project)
+	}
+	if k := c.Bindings.Secrets["API_KEY"]; k == nil || k.Value != "k3y" {
+		t.Errorf("secret API_KEY = %+v, want the write-only value", k)
+	}
 	if c.Bindings.Services["AUTH"] != "auth" || c.Consumers[0].MaxConcurrency != 4 {
 		t.Errorf("config = %+v", c)
 	}

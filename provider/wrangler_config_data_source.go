@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/dwk/fleet/appliance/jsworker/project"
 	"github.com/dwk/fleet/appliance/jsworker/wrangler"
 )
 
@@ -53,6 +55,7 @@ type wranglerConfigModel struct {
 type wranglerD1Model struct {
 	Binding       string `tfsdk:"binding"`
 	DatabaseName  string `tfsdk:"database_name"`
+	Store         string `tfsdk:"store"`
 	DatabaseID    string `tfsdk:"database_id"`
 	MigrationsDir string `tfsdk:"migrations_dir"`
 }
@@ -137,8 +140,10 @@ func (d *wranglerConfigDataSource) Schema(_ context.Context, _ datasource.Schema
 			},
 			"required_secrets": strs("`secrets.required`: the names of the secrets the worker needs. Their values are never read."),
 			"d1_databases": nested("`d1_databases`.", map[string]schema.Attribute{
-				"binding":        str("The name the worker reads it by."),
-				"database_name":  str("`database_name`."),
+				"binding":       str("The name the worker reads it by."),
+				"database_name": str("`database_name`."),
+				"store": str("The dwk D1 database the binding opens: `database_name` lower-cased, each character outside `a-z`, `0-9`, `_` " +
+					"and `-` made `-` (as `dwk serve` names it). Give it to `provider::dwk::d1_database` and `dwk_d1_migrations`."),
 				"database_id":    str("`database_id`; empty when the file has none."),
 				"migrations_dir": str("`migrations_dir`, absolute (default `migrations` next to the file)."),
 			}),
@@ -236,7 +241,12 @@ func fillWrangler(m *wranglerConfigModel, p *wrangler.Project) (diags diag.Diagn
 	}
 	m.D1Databases = []wranglerD1Model{}
 	for _, db := range p.D1Databases {
-		m.D1Databases = append(m.D1Databases, wranglerD1Model{Binding: db.Binding, DatabaseName: db.DatabaseName, DatabaseID: db.DatabaseID, MigrationsDir: db.MigrationsDir})
+		store, err := project.StoreName(db.DatabaseName)
+		if err != nil {
+			diags.AddAttributeError(path.Root("path"), "Invalid D1 database name", fmt.Sprintf("d1_databases %s: %v", db.Binding, err))
+			return diags
+		}
+		m.D1Databases = append(m.D1Databases, wranglerD1Model{Binding: db.Binding, DatabaseName: db.DatabaseName, Store: store, DatabaseID: db.DatabaseID, MigrationsDir: db.MigrationsDir})
 	}
 	m.R2Buckets = []wranglerR2Model{}
 	for _, b := range p.R2Buckets {

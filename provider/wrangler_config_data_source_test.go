@@ -53,6 +53,7 @@ func TestAccWranglerConfig(t *testing.T) {
 					resource.TestCheckResourceAttr(ds, "required_secrets.0", "API_KEY"),
 					resource.TestCheckResourceAttr(ds, "d1_databases.0.binding", "DB"),
 					resource.TestCheckResourceAttr(ds, "d1_databases.0.database_name", "shop-db"),
+					resource.TestCheckResourceAttr(ds, "d1_databases.0.store", "shop-db"),
 					resource.TestCheckResourceAttr(ds, "d1_databases.0.migrations_dir", filepath.Join(dir, "db", "migrations")),
 					resource.TestCheckResourceAttr(ds, "r2_buckets.0.bucket_name", "shop-files"),
 					resource.TestCheckResourceAttr(ds, "kv_namespaces.0.id", "cache-ns"),

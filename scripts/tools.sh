@@ -50,7 +50,7 @@ npm_ci() {
 }
 
 # node and the npm packages of the @libsql/client conformance run and of
-# the Workers projects the tests run (test/jsapps, test/jsprojects/projects).
+# the Workers projects the tests and examples run (test/jsapps, test/jsprojects/projects, examples/*/app).
 tool_node() {
   if ! command -v node >/dev/null; then
     echo "error: node (20 or newer) and npm are required for the @libsql/client conformance run and the Workers projects' packages: apt-get install nodejs npm" >&2

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dwk/fleet/appliance/jsworker/artifact"
 	"github.com/dwk/fleet/appliance/jsworker/project"
 )
 
@@ -43,27 +42,22 @@ func runBundle(args []string, stdout, stderr io.Writer) int {
 	if len(pos) == 1 {
 		path = pos[0]
 	}
-	file, err := wranglerFile("", path)
+	file, err := project.Resolve("", path)
 	if err != nil {
 		return fail(stderr, name, err)
 	}
-	if project.IsArtifact(file) {
-		return fail(stderr, name, fmt.Errorf("%s is an artifact already: copy it, or bundle the project's directory", file))
-	}
 	ctx, cancel := commandContext()
 	defer cancel()
-	p, err := project.Load(ctx, file, project.Options{Env: *env, BuildLog: stderr})
+	var p *project.Project
+	hash, size, err := writeArtifact(*out, func(w io.Writer) (hash string, err error) {
+		p, hash, err = project.WriteArtifact(ctx, file, project.Options{Env: *env, BuildLog: stderr}, w)
+		return hash, err
+	})
 	if err != nil {
 		return fail(stderr, name, err)
 	}
 	for _, w := range p.Wrangler.Warnings {
 		fmt.Fprintf(stderr, "dwk bundle: warning: %s\n", w)
-	}
-	hash, size, err := writeArtifact(*out, func(w io.Writer) (string, error) {
-		return artifact.Write(ctx, p.Wrangler, p.Bundle, w)
-	})
-	if err != nil {
-		return fail(stderr, name, err)
 	}
 	fmt.Fprintf(stderr, "dwk bundle: wrote %s (%d bytes) from %s\n", *out, size, file)
 	fmt.Fprintln(stdout, hash)

@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/jsworker"
 	"github.com/dwk/fleet/appliance/jsworker/project"
-	"github.com/dwk/fleet/appliance/jsworker/wrangler"
 )
 
 // jsProject is a Workers project a replica serves.
@@ -31,22 +29,6 @@ func isWranglerPath(path string) bool {
 		return true
 	}
 	return strings.HasSuffix(path, ".toml") || strings.HasSuffix(path, ".jsonc") || project.IsArtifact(path)
-}
-
-// wranglerFile resolves a project path (a wrangler file, an artifact, or
-// a directory holding a wrangler file) relative to base.
-func wranglerFile(base, path string) (string, error) {
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(base, path)
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return "", fmt.Errorf("project %s: %w", path, err)
-	}
-	if st.IsDir() {
-		return wrangler.Find(path)
-	}
-	return path, nil
 }
 
 // wranglerConfig is the local-mode dwk.json of a lone Workers project
@@ -69,7 +51,7 @@ func startProjects(ctx context.Context, c *config.Config, base string, log *slog
 		if wc.Project == "" {
 			continue
 		}
-		file, err := wranglerFile(base, wc.Project)
+		file, err := project.Resolve(base, wc.Project)
 		if err != nil {
 			return out, fmt.Errorf("workers[%d].project: %w", i, err)
 		}
@@ -152,7 +134,7 @@ func describeProjects(c *config.Config, base string, reg registry) error {
 		if wc.Project == "" {
 			continue
 		}
-		file, err := wranglerFile(base, wc.Project)
+		file, err := project.Resolve(base, wc.Project)
 		if err != nil {
 			return fmt.Errorf("workers[%d].project: %w", i, err)
 		}

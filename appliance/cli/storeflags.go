@@ -202,7 +202,7 @@ func (t *target) bindWorkers(name string) error {
 		}
 		bw := boundWorker{cfg: wc, dir: filepath.Dir(t.path)}
 		if wc.Project != "" {
-			file, err := wranglerFile(base, wc.Project)
+			file, err := project.Resolve(base, wc.Project)
 			if err != nil {
 				return fmt.Errorf("workers[%d].project: %w", i, err)
 			}

@@ -75,6 +75,7 @@ func loadConfigWith(ctx context.Context, path string, o loadOptions) (*config.Co
 			return nil, nil, err
 		}
 		base = filepath.Dir(path)
+		c.KeepFileHash()
 	}
 	reg := registry{workers: map[string]bool{}, classes: map[string]bool{}}
 	var projects []*jsProject

@@ -31,6 +31,11 @@ type Config struct {
 	Admin Admin `json:"admin,omitempty"`
 	// Log controls structured logging.
 	Log Log `json:"log,omitempty"`
+
+	// fileHash is Hash of the config as its file gave it, kept by
+	// KeepFileHash before the Workers projects it names fill in their
+	// workers.
+	fileHash string
 }
 
 // Fleet identifies the fleet.

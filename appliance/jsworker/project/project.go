@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sort"
 	"time"
 
@@ -317,4 +318,21 @@ func (p *Project) Start() (*jsworker.Worker, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// Resolve is the file path names, relative to base unless absolute: a
+// wrangler file or an artifact as it is, a directory's wrangler file (see
+// wrangler.Find).
+func Resolve(base, path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(base, path)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("project %s: %w", path, err)
+	}
+	if st.IsDir() {
+		return wrangler.Find(path)
+	}
+	return path, nil
 }

@@ -11,6 +11,7 @@
 //	<install_dir>/dwk.json           the active config (0600)
 //	<install_dir>/dwk.json.prev      the config active before the last rollout
 //	<install_dir>/pki/<id>/          TLS and key files the config names
+//	<install_dir>/projects/<hash[:12]>.dwkb  Workers projects the config names
 //	<install_dir>/dwk.pid, dwk.log   the supervised process (service "process")
 //	<install_dir>/data/              local-mode data (Host.DataDir)
 //	<install_dir>/deploy.log         one line per deployment event
@@ -68,6 +69,9 @@ type Host struct {
 	Config []byte
 	// PKI is the replica's TLS files, nil without internal TLS.
 	PKI *PKI
+	// Projects are the Workers projects' artifacts Config names, each at
+	// ProjectPath in the install directory.
+	Projects []Project
 	// AdminTLS, when set, is how the admin listener is reached: it
 	// serves TLS (not on loopback, with internal TLS on).
 	AdminTLS *tls.Config

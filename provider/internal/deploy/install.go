@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -14,11 +15,11 @@ import (
 // deletes only directories that carry it.
 const markerFile = ".dwk-install"
 
-// Stage puts the binary and the new config on the host without touching
-// the running replica: the binary is uploaded unless a binary with the same
-// content is there already (to a temp file, checked against its sha256,
-// made executable, renamed into place), the config goes to dwk.json.new
-// (0600), and the new binary validates it. A failed Stage leaves the
+// Stage puts the binary, the Workers projects and the new config on the
+// host without touching the running replica: the binary and each project
+// are uploaded unless a file with the same content is there already (to a
+// temp file, checked against its sha256, renamed into place), the config
+// goes to dwk.json.new (0600), and the new binary validates it. A failed Stage leaves the
 // running replica as it was.
 func (d *Deployer) Stage(ctx context.Context, h *Host, a Artifact) error {
 	mkdir := fmt.Sprintf("umask 022 && mkdir -p %s && touch %s && test -x %s && echo present || echo absent",
@@ -35,6 +36,9 @@ func (d *Deployer) Stage(ctx context.Context, h *Host, a Artifact) error {
 	if err := d.stagePKI(ctx, h); err != nil {
 		return err
 	}
+	if err := d.stageProjects(ctx, h); err != nil {
+		return err
+	}
 	staged := h.config(".new")
 	write := fmt.Sprintf("umask 077 && cat > %s && chmod 0600 %s", quote(staged), quote(staged))
 	if _, err := h.Target.Run(ctx, write, bytes.NewReader(h.Config)); err != nil {
@@ -48,22 +52,29 @@ func (d *Deployer) Stage(ctx context.Context, h *Host, a Artifact) error {
 	return nil
 }
 
-// upload puts the artifact on the host and checks its SHA-256 before it
-// is moved into place: with the host's sha256sum, shasum or openssl,
-// whichever it has; with none of them, the file is read back and hashed
-// here. A mismatch removes the upload and fails.
+// upload puts the binary on the host (see put).
 func (d *Deployer) upload(ctx context.Context, h *Host, a Artifact) error {
 	f, err := os.Open(a.Path)
 	if err != nil {
 		return fmt.Errorf("artifact: %w", err)
 	}
 	defer f.Close()
-	tmp := h.path("bin", ".upload-"+a.ID())
 	dst := h.binary(a)
 	d.logf(ctx, h, "uploading dwk binary", "artifact", a.Path, "dest", dst)
-	out, err := h.Target.Run(ctx, fmt.Sprintf("cat > %[1]s && %[2]s", quote(tmp), hashCommand(quote(tmp))), f)
+	if err := d.put(ctx, h, f, h.path("bin", ".upload-"+a.ID()), dst, a.SHA256, "0755"); err != nil {
+		return fmt.Errorf("upload %s: %w", a.Path, err)
+	}
+	return nil
+}
+
+// put writes r to tmp on the host and checks its SHA-256 against sha
+// before it is given mode and moved to dst: with the host's sha256sum,
+// shasum or openssl, whichever it has; with none of them, the file is
+// read back and hashed here. A mismatch removes the upload and fails.
+func (d *Deployer) put(ctx context.Context, h *Host, r io.Reader, tmp, dst, sha, mode string) error {
+	out, err := h.Target.Run(ctx, fmt.Sprintf("cat > %[1]s && %[2]s", quote(tmp), hashCommand(quote(tmp))), r)
 	if err != nil {
-		return fmt.Errorf("upload %s to %s: %w", a.Path, dst, err)
+		return fmt.Errorf("upload to %s: %w", dst, err)
 	}
 	got := strings.TrimSpace(string(out))
 	if got == noHashTool {
@@ -75,11 +86,11 @@ func (d *Deployer) upload(ctx context.Context, h *Host, a Artifact) error {
 		sum := sha256.Sum256(back)
 		got = hex.EncodeToString(sum[:])
 	}
-	if !strings.EqualFold(got, a.SHA256) {
+	if !strings.EqualFold(got, sha) {
 		_, _ = h.Target.Run(ctx, "rm -f "+quote(tmp), nil)
-		return fmt.Errorf("upload %s to %s: corrupted on the way (sha256 %s on the host, %s here); the upload was removed, apply again", a.Path, dst, got, a.SHA256)
+		return fmt.Errorf("upload to %s: corrupted on the way (sha256 %s on the host, %s here); the upload was removed, apply again", dst, got, sha)
 	}
-	if _, err := h.Target.Run(ctx, fmt.Sprintf("chmod 0755 %[1]s && mv -f %[1]s %[2]s", quote(tmp), quote(dst)), nil); err != nil {
+	if _, err := h.Target.Run(ctx, fmt.Sprintf("chmod %[3]s %[1]s && mv -f %[1]s %[2]s", quote(tmp), quote(dst), mode), nil); err != nil {
 		return fmt.Errorf("install %s: %w", dst, err)
 	}
 	return nil
@@ -156,6 +167,7 @@ ln -sfn "$(readlink current.prev)" current && cp -p "$c.prev" "$c" && echo resto
 // TLS files neither config refers to.
 func (d *Deployer) prune(ctx context.Context, h *Host) {
 	d.prunePKI(ctx, h)
+	d.pruneProjects(ctx, h)
 	cmd := fmt.Sprintf(`cd %s/bin && keep1=$(basename "$(readlink ../current 2>/dev/null)") && keep2=$(basename "$(readlink ../current.prev 2>/dev/null)");
 for f in dwk-*; do [ -e "$f" ] || continue; [ "$f" = "$keep1" ] || [ "$f" = "$keep2" ] || rm -f "$f"; done`, quote(h.InstallDir))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
@@ -179,7 +191,7 @@ func (d *Deployer) removeFiles(ctx context.Context, h *Host) error {
 	cmd := fmt.Sprintf(`d=%s
 [ -d "$d" ] || exit 0
 [ -e "$d/%s" ] || { echo "not removing $d: it has no %s marker, so dwk did not install it" >&2; exit 0; }
-cd "$d" && rm -rf bin pki current current.prev %s %s %s dwk.pid .dwk.pid.tmp dwk.log deploy.log %s %s && cd / && rmdir "$d" 2>/dev/null || true`,
+cd "$d" && rm -rf bin pki projects current current.prev %s %s %s dwk.pid .dwk.pid.tmp dwk.log deploy.log %s %s && cd / && rmdir "$d" 2>/dev/null || true`,
 		quote(h.InstallDir), markerFile, markerFile, quote(c), quote(c+".new"), quote(c+".prev"), quoteOrEmpty(data), quoteOrEmpty(marker))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		return fmt.Errorf("remove %s: %w", h.InstallDir, err)
