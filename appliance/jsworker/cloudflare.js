@@ -108,10 +108,24 @@ const internalKey = Symbol("ctx");
 internal.defineGlobal("FetchEvent", FetchEvent);
 internal.defineGlobal("ScheduledEvent", ScheduledEvent);
 
-// globalBindings puts a service worker's bindings on the global scope.
+// globalBindings puts a service worker's bindings on the global scope,
+// leaving the script's own globals alone. A later env (secrets changed)
+// replaces the globals it put there and removes those it no longer has.
+const globalKeys = new Set();
 internal.globalBindings = (env) => {
   if (!serviceWorker) return;
-  for (const k of Object.keys(env)) if (!(k in global)) global[k] = env[k];
+  for (const k of globalKeys) {
+    if (!(k in env)) {
+      delete global[k];
+      globalKeys.delete(k);
+    }
+  }
+  for (const k of Object.keys(env)) {
+    if (globalKeys.has(k) || !(k in global)) {
+      global[k] = env[k];
+      globalKeys.add(k);
+    }
+  }
 };
 
 // loadEntry reads the bundle's exports: what the default export handles.

@@ -27,10 +27,11 @@ func newEnv(st *isoState, e *worker.Env) goja.Value {
 			env.Set(name, parseJSON(rt, text))
 		}
 	}
-	for _, name := range b.Secrets {
-		if s, ok := e.Secret(name); ok {
-			env.Set(name, s.Reveal())
-		}
+	// Every secret e holds, including those the wrangler file does not
+	// name: one put with dwk secret put while the worker runs.
+	for _, name := range e.SecretNames() {
+		s, _ := e.Secret(name)
+		env.Set(name, s.Reveal())
 	}
 	addBindings(st, env, e)
 	if st.v.cfg.NodeCompat && st.v.cfg.ProcessEnv {
@@ -42,6 +43,11 @@ func newEnv(st *isoState, e *worker.Env) goja.Value {
 		g(goja.Undefined(), env)
 	}
 	if imp, ok := st.iso.Internal().Get("importableEnv").(*goja.Object); ok {
+		for _, k := range imp.Keys() {
+			if env.Get(k) == nil {
+				imp.Delete(k)
+			}
+		}
 		for _, k := range env.Keys() {
 			imp.Set(k, env.Get(k))
 		}

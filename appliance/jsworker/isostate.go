@@ -29,7 +29,10 @@ type isoState struct {
 	newContext goja.Callable
 	classes    map[string]*goja.Object // exported object classes by JS name
 
-	envs map[any]goja.Value // the env object of each worker.Env (loop only)
+	// envs holds, per worker name, the env object of the worker.Env seen
+	// last (loop only). A worker whose secrets changed gets a new
+	// worker.Env, and with it a new env object.
+	envs map[string]envObject
 }
 
 // entryInfo is what the prelude's loadEntry reports of a bundle's exports.
@@ -125,13 +128,20 @@ func (st *isoState) module(rt *goja.Runtime, m bundle.Module) goja.Value {
 	return st.iso.NewArrayBuffer(data)
 }
 
-// env is the env object for the host's Env e, made on first use.
+// envObject is the env object made for one worker.Env.
+type envObject struct {
+	e *worker.Env
+	v goja.Value
+}
+
+// env is the env object for the host's Env e, made on first use and
+// again whenever e is not the Env of its worker seen last.
 func (st *isoState) env(e *worker.Env) goja.Value {
-	if v, ok := st.envs[e]; ok {
-		return v
+	if o, ok := st.envs[e.Worker()]; ok && o.e == e {
+		return o.v
 	}
 	v := newEnv(st, e)
-	st.envs[e] = v
+	st.envs[e.Worker()] = envObject{e: e, v: v}
 	return v
 }
 

@@ -6,8 +6,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/dop251/goja"
-
 	"github.com/dwk/fleet/appliance/jsworker/jsrt"
 )
 
@@ -77,7 +75,7 @@ func (p *pool) start(k int, first bool) (*isoState, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &isoState{v: p.v, iso: iso, envs: map[any]goja.Value{}}
+	st := &isoState{v: p.v, iso: iso, envs: map[string]envObject{}}
 	if err := st.load(context.Background(), first); err != nil {
 		iso.Close()
 		return nil, err

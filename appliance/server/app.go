@@ -78,8 +78,10 @@ type ObjectNamespaces interface {
 
 // assemble builds every worker's Env from st and wires routes, cron and
 // queue consumers. envs receives each worker's Env by name, so the object
-// runtime can construct a class with the Env of the worker that binds it.
-func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *metrics.Metrics, hub *tail.Hub, claimer cron.TickClaimer, log *slog.Logger) (*app, error) {
+// runtime can construct a class with the Env of the worker that binds it;
+// handlers, cron and consumers take the worker's Env from envs at each
+// event, so a new Env (its secrets changed) reaches the next event.
+func assemble(cfg *config.Config, st stores, envs *liveEnvs, m *metrics.Metrics, hub *tail.Hub, claimer cron.TickClaimer, log *slog.Logger) (*app, error) {
 	a := &app{log: log, broker: st.Broker(), background: background.New(log)}
 	var routes []route
 	var entries []cron.Entry
@@ -93,8 +95,7 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 		if err != nil {
 			return nil, fmt.Errorf("worker %q: %w", wc.Name, err)
 		}
-		env := worker.NewEnv(wc.Name, b)
-		envs[wc.Name] = env
+		env := envs.add(worker.NewEnv(wc.Name, b), b.Secrets)
 		if f, ok := w.(worker.Fetcher); ok {
 			h := instrument(m, wc.Name, fetchHandler(f, env, a.background, wc.Name))
 			svc.add(wc.Name, rpcHandler(w, env, wc.Name, h))
@@ -119,8 +120,8 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 			if !ok {
 				return nil, fmt.Errorf("worker %q consumes %q but has no Queue handler", wc.Name, qc.Queue)
 			}
-			h = queueWithBackground{h: h, bg: a.background.For(wc.Name, "queue "+qc.Queue)}
-			c, err := queue.NewConsumer(st.Broker(), h, env, consumerConfig(qc), log.With("queue", qc.Queue))
+			h = queueWithBackground{h: liveQueue{h: h, env: env}, bg: a.background.For(wc.Name, "queue "+qc.Queue)}
+			c, err := queue.NewConsumer(st.Broker(), h, env.get(), consumerConfig(qc), log.With("queue", qc.Queue))
 			if err != nil {
 				return nil, fmt.Errorf("worker %q consumer %q: %w", wc.Name, qc.Queue, err)
 			}
@@ -142,7 +143,8 @@ func assemble(cfg *config.Config, st stores, envs map[string]*worker.Env, m *met
 			Run: func(ctx context.Context, name string, ev worker.ScheduledEvent) error {
 				w, _ := worker.LookupWorker(name)
 				ctx = worker.WithBackground(ctx, a.background.For(name, "cron "+ev.Cron))
-				return w.(worker.Scheduler).Scheduled(ctx, ev, envs[name])
+				env, _ := envs.get(name)
+				return w.(worker.Scheduler).Scheduled(ctx, ev, env)
 			},
 		})
 		if err != nil {

@@ -26,7 +26,6 @@ import (
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/server/storeset"
 	"github.com/dwk/fleet/appliance/server/tail"
-	"github.com/dwk/fleet/appliance/worker"
 )
 
 // centralFleet is what a central-mode replica runs besides its workers:
@@ -88,7 +87,7 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	if err != nil {
 		return nil, err
 	}
-	envs := map[string]*worker.Env{}
+	envs := newLiveEnvs()
 	if err := f.newObjects(cfg, []byte(clients.Secret), link, clients.ObjectShards, envs, m, log); err != nil {
 		return nil, err
 	}
@@ -110,6 +109,11 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	if err != nil {
 		return nil, err
 	}
+	ws, secrets, err := f.storedSecrets(ctx, []byte(clients.Secret), fleet, envs, log)
+	if err != nil {
+		return nil, err
+	}
+	f.followSecrets(ws, secrets, envs, log)
 	if err := f.objects.Open(ctx); err != nil {
 		return nil, fmt.Errorf("start objects: %w", err)
 	}
@@ -157,7 +161,7 @@ func (f *centralFleet) join(ctx context.Context, cfg *config.Config, admin strin
 
 // newObjects makes the object runtime over per-object libSQL databases,
 // with leases for placement and internal HTTP for forwarding.
-func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerlink.Link, shards []objcentral.Shard, envs map[string]*worker.Env, m *metrics.Metrics, log *slog.Logger) error {
+func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerlink.Link, shards []objcentral.Shard, envs *liveEnvs, m *metrics.Metrics, log *slog.Logger) error {
 	f.leases = lease.New(lease.Config{
 		Coord: f.coord, Member: cfg.Fleet.Member, Addr: cfg.Listen.Advertise, TTL: cfg.Lease.TTL.D(), Metrics: m, Logger: log,
 	})

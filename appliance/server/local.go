@@ -12,7 +12,6 @@ import (
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/server/storeset"
 	"github.com/dwk/fleet/appliance/server/tail"
-	"github.com/dwk/fleet/appliance/worker"
 )
 
 // localStores are the local-mode stores of a locked data directory, and
@@ -49,7 +48,7 @@ func openLocal(ctx context.Context, cfg *config.Config, m *metrics.Metrics, hub 
 	if err != nil {
 		return nil, err
 	}
-	envs := map[string]*worker.Env{}
+	envs := newLiveEnvs()
 	rt, err := openLocalObjects(ctx, cfg, dir, secret, envs, log)
 	if err != nil {
 		return nil, err

@@ -41,7 +41,7 @@ func (o *localObjects) Close(ctx context.Context) error {
 // openLocalObjects makes (but does not start) the object runtime over one SQLite file per
 // object. envs is filled in by assemble; an object class gets the Env of the
 // first worker (in config order) that binds it.
-func openLocalObjects(ctx context.Context, cfg *config.Config, dir *datadir.Dir, secret []byte, envs map[string]*worker.Env, log *slog.Logger) (*localObjects, error) {
+func openLocalObjects(ctx context.Context, cfg *config.Config, dir *datadir.Dir, secret []byte, envs *liveEnvs, log *slog.Logger) (*localObjects, error) {
 	idx, err := objlocal.OpenAlarmIndex(ctx, filepath.Join(dir.Path, "alarms.sqlite"))
 	if err != nil {
 		return nil, fmt.Errorf("open alarm index: %w", err)
@@ -59,8 +59,10 @@ func openLocalObjects(ctx context.Context, cfg *config.Config, dir *datadir.Dir,
 }
 
 // classEnv returns the Env lookup the object runtime calls lazily, after
-// assemble has built every worker's Env.
-func classEnv(cfg *config.Config, envs map[string]*worker.Env) func(class string) *worker.Env {
+// assemble has built every worker's Env, each time it constructs an
+// object: an object gets the Env current then, and keeps it while it
+// stays in memory.
+func classEnv(cfg *config.Config, envs *liveEnvs) func(class string) *worker.Env {
 	owner := map[string]string{}
 	for _, w := range cfg.Workers {
 		for _, class := range w.Bindings.Objects {
@@ -70,7 +72,7 @@ func classEnv(cfg *config.Config, envs map[string]*worker.Env) func(class string
 		}
 	}
 	return func(class string) *worker.Env {
-		if e, ok := envs[owner[class]]; ok {
+		if e, ok := envs.get(owner[class]); ok {
 			return e
 		}
 		return worker.NewEnv(class, worker.Bindings{})

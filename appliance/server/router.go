@@ -20,10 +20,10 @@ type route struct {
 
 // fetchHandler adapts a worker's Fetch to http.Handler, with the tracker
 // of background work in the request's context for worker.WaitUntil.
-func fetchHandler(f worker.Fetcher, env *worker.Env, bg *background.Tracker, name string) http.Handler {
+func fetchHandler(f worker.Fetcher, env *liveEnv, bg *background.Tracker, name string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := worker.WithBackground(r.Context(), bg.For(name, r.Method+" "+r.URL.Path))
-		f.Fetch(w, r.WithContext(ctx), env)
+		f.Fetch(w, r.WithContext(ctx), env.get())
 	})
 }
 

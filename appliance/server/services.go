@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"sync/atomic"
 
 	"github.com/dwk/fleet/appliance/process/inprocess"
 	"github.com/dwk/fleet/appliance/worker"
@@ -87,17 +88,36 @@ func (b serviceBinding) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // rpcHandler serves the worker's methods (worker.RPCWorker) to calls made
 // with worker.Call through a service binding, and everything else with h.
-// Only calls in process carry the method (in the request's context).
-func rpcHandler(w any, env *worker.Env, name string, h http.Handler) http.Handler {
-	var ms worker.Methods
-	if rw, ok := w.(worker.RPCWorker); ok {
-		ms = rw.Methods(env)
+// Only calls in process carry the method (in the request's context). The
+// methods are bound to the worker's current Env, and bound again when it
+// changes.
+func rpcHandler(w any, env *liveEnv, name string, h http.Handler) http.Handler {
+	rw, _ := w.(worker.RPCWorker)
+	var bound atomic.Pointer[boundMethods]
+	methods := func() worker.Methods {
+		e := env.get()
+		if b := bound.Load(); b != nil && b.env == e {
+			return b.ms
+		}
+		var ms worker.Methods
+		if rw != nil {
+			ms = rw.Methods(e)
+		}
+		bound.Store(&boundMethods{env: e, ms: ms})
+		return ms
 	}
-	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+	methods()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if method, ok := worker.RPCMethod(r.Context()); ok {
-			worker.ServeMethods(rw, r, ms, "worker "+name, method)
+			worker.ServeMethods(w, r, methods(), "worker "+name, method)
 			return
 		}
-		h.ServeHTTP(rw, r)
+		h.ServeHTTP(w, r)
 	})
+}
+
+// boundMethods are a worker's methods bound to one Env.
+type boundMethods struct {
+	env *worker.Env
+	ms  worker.Methods
 }

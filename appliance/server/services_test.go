@@ -110,7 +110,7 @@ func svcConfig(target string) *config.Config {
 
 func TestServiceBinding(t *testing.T) {
 	registerSvcWorkers()
-	a, err := assemble(svcConfig("svctest-callee"), noStores{}, map[string]*worker.Env{}, metrics.New("t"), nil, nil, slog.New(slog.DiscardHandler))
+	a, err := assemble(svcConfig("svctest-callee"), noStores{}, newLiveEnvs(), metrics.New("t"), nil, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestServiceBinding(t *testing.T) {
 // client's request never reaches the methods, whatever it sends.
 func TestServiceBindingRPC(t *testing.T) {
 	registerSvcWorkers()
-	a, err := assemble(svcConfig("svctest-callee"), noStores{}, map[string]*worker.Env{}, metrics.New("t"), nil, nil, slog.New(slog.DiscardHandler))
+	a, err := assemble(svcConfig("svctest-callee"), noStores{}, newLiveEnvs(), metrics.New("t"), nil, nil, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestServiceBindingRPC(t *testing.T) {
 
 func TestServiceBindingNeedsFetch(t *testing.T) {
 	registerSvcWorkers()
-	_, err := assemble(svcConfig("svctest-cronly"), noStores{}, map[string]*worker.Env{}, metrics.New("t"), nil, nil, slog.New(slog.DiscardHandler))
+	_, err := assemble(svcConfig("svctest-cronly"), noStores{}, newLiveEnvs(), metrics.New("t"), nil, nil, slog.New(slog.DiscardHandler))
 	if err == nil || !strings.Contains(err.Error(), `"svctest-cronly", which has no Fetch handler`) {
 		t.Fatalf("assemble = %v, want an error naming the target without Fetch", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 )
 
 // ErrUnbound is returned by every call on a binding name that the worker's
@@ -99,6 +100,25 @@ func (e *Env) Var(name string) (string, bool) {
 func (e *Env) Secret(name string) (Secret, bool) {
 	v, ok := e.b.Secrets[name]
 	return v, ok
+}
+
+// SecretNames returns the names of the secrets bound in the Env, sorted.
+func (e *Env) SecretNames() []string {
+	names := make([]string, 0, len(e.b.Secrets))
+	for name := range e.b.Secrets {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// WithSecrets returns a copy of the Env whose secrets are secrets and
+// whose other bindings are e's, shared. The host swaps it in when a
+// worker's secrets change while it runs; e itself does not change.
+func (e *Env) WithSecrets(secrets map[string]Secret) *Env {
+	c := *e
+	c.b.Secrets = secrets
+	return &c
 }
 
 // String names the Env's worker; it does not print bindings, so that an
