@@ -74,7 +74,11 @@ resource "dwk_fleet" "this" {
     path_style = var.s3.path_style
   }
 
-  workers        = var.workers
+  # The secrets join the workers here, so that nothing else derived from
+  # var.workers (the D1 databases' for_each) is sensitive.
+  workers = var.workers == null ? null : [for w in var.workers : merge(w, {
+    secrets = lookup(var.worker_secrets, coalesce(w.name, "-"), null)
+  })]
   affinity_rules = var.affinity_rules
 
   public_port   = var.public_port

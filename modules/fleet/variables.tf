@@ -144,10 +144,12 @@ variable "force_destroy" {
 }
 
 variable "workers" {
-  description = "The applications the replicas serve (dwk_fleet `workers`), each registered in the binary under `name`. Default (null): the reference workers of the standard dwk binary, counter and chat, with their affinity rules."
+  description = "The applications the replicas serve (dwk_fleet `workers`): a Go worker registered in the binary under `name`, or a Workers project (`project`: its wrangler file, directory or `.dwkb`; `env`), whose bindings come from its wrangler file (modules/workers-app creates its D1 databases and applies their migrations). Default (null): the reference workers of the standard dwk binary, counter and chat, with their affinity rules."
   type = list(object({
-    name   = string
-    routes = optional(list(string))
+    name    = optional(string)
+    project = optional(string)
+    env     = optional(string)
+    routes  = optional(list(string))
     bindings = optional(object({
       d1           = optional(map(string))
       r2           = optional(map(string))
@@ -171,6 +173,14 @@ variable "workers" {
     })))
   }))
   default = null
+}
+
+variable "worker_secrets" {
+  description = "Secret bindings by worker name: worker → (secret name → value), as `wrangler secret put` sets them (dwk_fleet `workers[].secrets`). Write-only: rendered into the hosts' dwk.json, never stored in the state; a new value rolls the fleet. A project's name is its wrangler file's (modules/workers-app's `name`)."
+  type        = map(map(string))
+  sensitive   = true
+  default     = {}
+  nullable    = false
 }
 
 variable "affinity_rules" {

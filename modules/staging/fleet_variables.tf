@@ -62,10 +62,12 @@ variable "s3_secret_key" {
 }
 
 variable "workers" {
-  description = "The applications the replicas serve (dwk_fleet `workers`), each registered in the binary under `name`. Default (null): the reference workers of the standard dwk binary, counter and chat, with their affinity rules."
+  description = "The applications the replicas serve (dwk_fleet `workers`): a Go worker registered in the binary under `name`, or a Workers project (`project`: its wrangler file, directory or `.dwkb`; `env`), whose bindings come from its wrangler file (modules/workers-app creates its D1 databases and applies their migrations). Default (null): the reference workers of the standard dwk binary, counter and chat, with their affinity rules."
   type = list(object({
-    name   = string
-    routes = optional(list(string))
+    name    = optional(string)
+    project = optional(string)
+    env     = optional(string)
+    routes  = optional(list(string))
     bindings = optional(object({
       d1           = optional(map(string))
       r2           = optional(map(string))

@@ -98,7 +98,7 @@ func checkDescriptions(t *testing.T, dir string) {
 				t.Errorf("%s %s has no description", dir, where)
 			}
 			name := b.Labels[0]
-			secret := !strings.HasSuffix(name, "_file") && (strings.Contains(name, "secret") || strings.HasSuffix(name, "_token") || strings.Contains(name, "private_key"))
+			secret := !strings.HasSuffix(name, "_file") && !strings.HasSuffix(name, "_names") && (strings.Contains(name, "secret") || strings.HasSuffix(name, "_token") || strings.Contains(name, "private_key"))
 			if _, ok := attrs["sensitive"]; secret && !ok && b.Type == "variable" {
 				t.Errorf("%s %s looks secret but is not marked sensitive", dir, where)
 			}
