@@ -238,7 +238,9 @@ type Bindings struct {
 	// but puts the value in the file). Code reads them with
 	// env.Secret(name); the value is read when the replica starts, a
 	// missing variable or file is a validation problem, and the value is
-	// never logged, reported in status or printed by dwk validate.
+	// never logged, reported in status or printed by dwk validate. On a
+	// fleet, a secret of the same name put with `dwk secret put`
+	// overrides it until `dwk secret delete`.
 	Secrets map[string]*Secret `json:"secrets,omitempty"`
 	// Services maps binding name → the name of another worker in this
 	// config (Cloudflare's service bindings), which must have a Fetch
