@@ -19,16 +19,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/dwk/fleet/test/procs"
+	"github.com/dwk/fleet/test/sshd"
 )
 
 // TestAccFleetProject deploys a Workers project in JavaScript to two
-// replicas: the provider builds it into an artifact that travels with the
+// replicas, one on this machine and one over SSH: the provider builds it into an artifact that travels with the
 // binary; an edit of one line of its script changes project_hash and rolls
 // the fleet; a changed write-only secret rolls it too and is never in the
 // state; a project that does not build fails the plan, naming it.
 func TestAccFleetProject(t *testing.T) {
 	testAccPreCheck(t)
-	hosts := localHosts(t, 2)
+	hosts := append(localHosts(t, 1), sshHosts(t, sshd.Start(t, 1))...)
 	artifact := filepath.Join(t.TempDir(), "dwk")
 	copyFile(t, procs.DeployBinary(t), artifact)
 	dir := filepath.Join(t.TempDir(), "greeter")
