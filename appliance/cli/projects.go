@@ -66,7 +66,7 @@ func startProjects(ctx context.Context, c *config.Config, base string, log *slog
 		log.Info("project loaded", "worker", wc.Name, "source", p.Source(), "hash", p.Hash())
 		for _, name := range p.SecretNames() {
 			if wc.Bindings.Secrets[name] == nil {
-				log.Warn("secret not bound: an artifact carries no secret values; bind it in dwk.json's workers[].bindings.secrets", "worker", wc.Name, "secret", name)
+				log.Warn("secret not bound in dwk.json: an artifact carries no secret values; bind it in dwk.json's workers[].bindings.secrets or, on a fleet, put it with dwk secret put", "worker", wc.Name, "secret", name)
 			}
 		}
 		p.JS.Name = wc.Name
