@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,9 +42,9 @@ func runSecretPut(args []string, stdout, stderr io.Writer) int {
 	if err := workersecrets.ValidName(secret); err != nil {
 		return fail(stderr, name, err)
 	}
-	ctx, cancel := commandContext()
-	defer cancel()
-	t, err := f.resolve(ctx, stderr)
+	// The value is read before Ctrl-C is caught, so that it ends a
+	// prompt at once.
+	t, err := f.resolve(context.Background(), stderr)
 	if err != nil {
 		return fail(stderr, name, err)
 	}
@@ -54,6 +55,8 @@ func runSecretPut(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(stderr, name, err)
 	}
+	ctx, cancel := commandContext()
+	defer cancel()
 	if err := t.dial(ctx, stderr); err != nil {
 		return fail(stderr, name, err)
 	}
@@ -108,9 +111,7 @@ func runSecretDelete(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	secret := pos[0]
-	ctx, cancel := commandContext()
-	defer cancel()
-	t, err := f.resolve(ctx, stderr)
+	t, err := f.resolve(context.Background(), stderr)
 	if err != nil {
 		return fail(stderr, name, err)
 	}
@@ -118,6 +119,8 @@ func runSecretDelete(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Not deleting.")
 		return 0
 	}
+	ctx, cancel := commandContext()
+	defer cancel()
 	if err := t.dial(ctx, stderr); err != nil {
 		return fail(stderr, name, err)
 	}
