@@ -2,10 +2,13 @@
 # make demo: a 3-replica central-mode dwk fleet on this machine, stood up by
 # Terraform from examples/local: dwk libsql and versitygw as the central
 # stores, three `dwk serve` replicas, each behind its own built-in front door
-# (Caddy) that balances over the whole fleet.
+# (Caddy) that balances over the whole fleet, running the reference workers
+# and a Workers project in JavaScript (examples/workers-app/app).
 #
-# make demo installs what it needs first (scripts/tools.sh versitygw: the S3
-# server, through the Go module proxy); terraform (or tofu) must be on PATH.
+# make demo installs what it needs first (scripts/tools.sh versitygw
+# examples: the S3 server, through the Go module proxy, and the project's
+# npm packages, through npm); terraform (or tofu), node and npm must be on
+# PATH.
 # When a step fails, or on Ctrl-C, it takes the demo down as make demo-down
 # does (a demo already running in .demo included): no process it started
 # keeps running and .demo is removed.
@@ -63,8 +66,8 @@ tf() {
 # variables exports what examples/local needs.
 variables() {
   eval "$(scripts/demo-stores.sh env)"
-  TF_VAR_fleet_secret=$(cat "$DEMO/fleet-secret")
-  export TF_VAR_fleet_secret
+  TF_VAR_fleet_secret=$(cat "$DEMO/fleet-secret") TF_VAR_app_token=$(cat "$DEMO/app-token")
+  export TF_VAR_fleet_secret TF_VAR_app_token
   export TF_VAR_state_dir=$DEMO/fleet TF_VAR_artifact=$ROOT/bin/dwk TF_VAR_base_port=$PORT TF_VAR_replicas=$REPLICAS
 }
 
@@ -95,7 +98,7 @@ have_state() { [ -s "$DEMO/terraform.tfstate" ] && grep -q '"resources": \[[^]]'
 prepare() {
   find_terraform
   command -v go >/dev/null || die "go is not on PATH; it builds dwk and the provider"
-  scripts/tools.sh versitygw
+  scripts/tools.sh versitygw examples
   mkdir -p "$DEMO"
 
   say "building bin/dwk"
@@ -111,6 +114,10 @@ prepare() {
     (umask 077 && openssl rand -hex 32 >"$DEMO/fleet-secret")
     say "generated the fleet secret into $DEMO/fleet-secret"
   fi
+  if [ ! -s "$DEMO/app-token" ]; then
+    (umask 077 && openssl rand -hex 16 >"$DEMO/app-token")
+    say "generated the Workers project's API_TOKEN into $DEMO/app-token"
+  fi
 }
 
 # env prints the exports that point terraform at the demo's mirror and
@@ -120,6 +127,7 @@ env_lines() {
   echo "export TF_CLI_CONFIG_FILE=$DEMO/terraformrc"
   scripts/demo-stores.sh env
   echo "export TF_VAR_fleet_secret=$(cat "$DEMO/fleet-secret") TF_VAR_secret=$(cat "$DEMO/fleet-secret")"
+  echo "export TF_VAR_app_token=$(cat "$DEMO/app-token") TF_VAR_api_token=$(cat "$DEMO/app-token")"
 }
 
 up() {
@@ -141,7 +149,7 @@ up() {
   tf init -input=false -reconfigure -backend-config="path=$DEMO/terraform.tfstate" >"$DEMO/init.log" 2>&1 ||
     { cat "$DEMO/init.log" >&2; die "terraform init failed"; }
 
-  say "terraform apply: databases, bucket, mode marker, then $REPLICAS replicas"
+  say "terraform apply: databases, bucket, mode marker, the Workers project's D1 migrations, then $REPLICAS replicas"
   tf apply -input=false -auto-approve
 
   local urls
@@ -153,7 +161,10 @@ up() {
   balances over the whole fleet; use any of them:
 $(for u in $urls; do printf '      %s/\n' "$u"; done)
 
-  Chat:     $first/                (open it in two tabs, or one per URL)
+  Notes:    $first/                (examples/workers-app/app: a Workers project in JavaScript
+                                   with a Durable Object, D1, R2 and KV)
+            curl -H "Authorization: Bearer \$(cat $DEMO/app-token)" $first/api/secret
+  Chat:     $first/chat/           (open it in two tabs, or one per URL)
   Counter:  curl -X POST $first/counter/demo/increment
   Members:  bin/dwk status$(for i in $(seq 0 $((REPLICAS - 1))); do printf ' --admin http://127.0.0.1:%d' $((PORT + 10 * i + 2)); done) \\
               --token "\$(sed -n 's/.*\"token\": *\"\\([^\"]*\\)\".*/\\1/p' $DEMO/fleet/replica-1/dwk.json)"

@@ -6,7 +6,7 @@
 #   scripts/tools.sh                  # everything make test needs
 #   scripts/tools.sh versitygw        # only the named tools (make demo)
 #
-# Tools: node, versitygw, pebble, terraform, sshd, nftables, promtool, chromium, tfplugindocs, goreleaser. terraform
+# Tools: node, examples, versitygw, pebble, terraform, sshd, nftables, promtool, chromium, tfplugindocs, goreleaser. terraform
 # is not installed here (it comes from HashiCorp, not from a registry this
 # project uses); it is only checked. Under CI (CI=true) every tool that
 # cannot be installed is an error, since the tests that need it fail there;
@@ -49,15 +49,32 @@ npm_ci() {
   fi
 }
 
-# node and the npm packages of the @libsql/client conformance run and of
-# the Workers projects the tests and examples run (test/jsapps, test/jsprojects/projects, examples/*/app).
-tool_node() {
-  if ! command -v node >/dev/null; then
-    echo "error: node (20 or newer) and npm are required for the @libsql/client conformance run and the Workers projects' packages: apt-get install nodejs npm" >&2
+# need_node fails unless node and npm are on PATH.
+need_node() {
+  if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+    echo "error: node (20 or newer) and npm are required to install Workers projects' npm packages (and for the @libsql/client conformance run): apt-get install nodejs npm" >&2
     exit 1
   fi
+}
+
+# node and the npm packages of the @libsql/client conformance run and of
+# the Workers projects the tests and examples run (test/jsapps,
+# test/jsprojects/projects, examples/*/app).
+tool_node() {
+  need_node
   local lock
-  for lock in test/libsqlconformance/node/package-lock.json test/jsapps/*/package-lock.json test/jsprojects/projects/*/package-lock.json examples/*/app/package-lock.json; do
+  for lock in test/libsqlconformance/node/package-lock.json test/jsapps/*/package-lock.json test/jsprojects/projects/*/package-lock.json; do
+    [ -f "$lock" ] && npm_ci "$(dirname "$lock")"
+  done
+  tool_examples
+}
+
+# examples: the npm packages of the examples' Workers projects (make demo
+# deploys examples/workers-app/app).
+tool_examples() {
+  need_node
+  local lock
+  for lock in examples/*/app/package-lock.json; do
     [ -f "$lock" ] && npm_ci "$(dirname "$lock")"
   done
   return 0
@@ -153,7 +170,7 @@ tool_goreleaser() {
 [ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables promtool chromium tfplugindocs goreleaser
 for tool in "$@"; do
   case "$tool" in
-    node | versitygw | pebble | terraform | sshd | nftables | promtool | chromium | tfplugindocs | goreleaser) "tool_$tool" ;;
-    *) echo "usage: $0 [node|versitygw|pebble|terraform|sshd|nftables|promtool|chromium|tfplugindocs|goreleaser]..." >&2; exit 2 ;;
+    node | examples | versitygw | pebble | terraform | sshd | nftables | promtool | chromium | tfplugindocs | goreleaser) "tool_$tool" ;;
+    *) echo "usage: $0 [node|examples|versitygw|pebble|terraform|sshd|nftables|promtool|chromium|tfplugindocs|goreleaser]..." >&2; exit 2 ;;
   esac
 done

@@ -1,8 +1,11 @@
 # The whole thing on one machine: a central-mode fleet of three replicas
 # (dwk_fleet's "local" host target, each a `dwk supervise` process), sharing
 # a `dwk libsql` server and a versitygw S3 server, each replica's front door
-# load-balancing over all of them. `make demo` starts the stores and runs
-# this; see README.md to run it by hand.
+# load-balancing over all of them. The replicas run the reference workers
+# (Go: the counter and the chat) and a Workers project in JavaScript
+# (examples/workers-app/app: a Durable Object, D1, R2, KV and assets).
+# `make demo` starts the stores and runs this; see README.md to run it by
+# hand.
 
 provider "dwk" {
   libsql = {
@@ -26,12 +29,50 @@ locals {
   artifact  = var.artifact != null ? var.artifact : "${local.repo}/bin/dwk"
 }
 
+# The Workers project's D1 database, migrated before the replicas start.
+module "app" {
+  source = "../../modules/workers-app"
+
+  fleet               = var.name
+  project             = "${path.module}/../workers-app/app"
+  routes              = ["/"]
+  deletion_protection = false
+}
+
 module "fleet" {
   source = "../../modules/fleet"
 
   name     = var.name
   secret   = var.fleet_secret
   artifact = local.artifact
+
+  # The reference workers (appliance/config's defaults) under their own
+  # prefixes, and the Workers project on every other path.
+  workers = [
+    {
+      name     = "counter"
+      routes   = ["/counter/"]
+      bindings = { objects = { COUNTER = "Counter" } }
+    },
+    {
+      name   = "chat"
+      routes = ["/chat/"]
+      bindings = {
+        d1      = { DB = "chat" }
+        r2      = { FILES = "chat-files" }
+        queues  = { NOTIFY = "chat-notify" }
+        objects = { ROOMS = "ChatRoom" }
+      }
+      crons     = ["*/5 * * * *"]
+      consumers = [{ queue = "chat-notify" }]
+    },
+    module.app.worker,
+  ]
+  affinity_rules = [
+    { namespace = "Counter", path = "/counter/{name}/..." },
+    { namespace = "ChatRoom", path = "/chat/rooms/{name}/..." },
+  ]
+  worker_secrets = { (module.app.name) = { API_TOKEN = var.app_token } }
 
   hosts = [for i in range(var.replicas) : {
     address     = "local"
@@ -51,4 +92,6 @@ module "fleet" {
   min_healthy_time    = "2s"
   drain_timeout       = "10s"
   log_level           = var.log_level
+
+  depends_on = [module.app]
 }

@@ -3,6 +3,11 @@ output "urls" {
   value       = module.fleet.urls
 }
 
+output "app_url" {
+  description = "The Workers project (examples/workers-app/app) on the first front door."
+  value       = "${module.fleet.url}/"
+}
+
 output "url" {
   description = "The first replica's front door."
   value       = module.fleet.url

@@ -122,3 +122,10 @@ variable "log_level" {
   default     = "info"
   nullable    = false
 }
+
+variable "app_token" {
+  description = "The Workers project's API_TOKEN secret (make demo generates one into .demo/app-token). Write-only: never stored in the state."
+  type        = string
+  sensitive   = true
+  nullable    = false
+}

@@ -66,16 +66,17 @@ func installProvider(t *testing.T, home string) {
 }
 
 func testInstallProvider(t *testing.T, bin, home string) {
+	needApp(t)
 	version, err := providerVersion()
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := startStores(t)
-	work := workCopy(t, "examples/local")
+	work := workCopy(t, "examples/local", localApp)
 	stateDir := filepath.Join(t.TempDir(), "fleet")
 	vars := st.vars()
 	maps.Copy(vars, map[string]string{
-		"name": "e2e-" + randHex(4), "fleet_secret": randHex(32), "artifact": dwkBin(t),
+		"name": "e2e-" + randHex(4), "fleet_secret": randHex(32), "artifact": dwkBin(t), "app_token": randHex(16),
 		"state_dir": stateDir, "base_port": strconv.Itoa(portBlock(t, 1, 10)), "replicas": "1",
 	})
 	w := newTF(t, bin, filepath.Join(work, "examples", "local"), vars)

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -21,16 +22,17 @@ func TestLocalExample(t *testing.T) {
 }
 
 func testLocalExample(t *testing.T, bin string) {
+	needApp(t)
 	start := time.Now()
 	st := startStores(t)
-	work := workCopy(t, "examples/local")
+	work := workCopy(t, "examples/local", localApp)
 	stateDir := filepath.Join(t.TempDir(), "fleet")
 	fleet := "e2e-" + randHex(4)
 	const replicas = 3
 	base := portBlock(t, replicas, 10)
 	vars := st.vars()
 	maps.Copy(vars, map[string]string{
-		"name": fleet, "fleet_secret": randHex(32), "artifact": dwkBin(t),
+		"name": fleet, "fleet_secret": randHex(32), "artifact": dwkBin(t), "app_token": randHex(16),
 		"state_dir": stateDir, "base_port": strconv.Itoa(base), "replicas": strconv.Itoa(replicas),
 	})
 	w := newTF(t, bin, filepath.Join(work, "examples", "local"), vars)
@@ -75,8 +77,11 @@ func testLocalExample(t *testing.T, bin string) {
 	w.output("bucket", &bucket)
 	t.Logf("fleet %s up after %s: %v", fleet, time.Since(start).Round(time.Second), urls)
 
+	checkReferenceWorkers(t, members[0].InstallDir)
 	driveChat(t, urls, "e2e-"+randHex(3))
 	driveCounter(t, urls, "e2e-"+randHex(3), 3*replicas)
+	checkVersion(t, urls, "1")
+	driveApp(t, urls, vars["app_token"])
 	checkReplicaLogs(t, members)
 
 	w.must("destroy", "-auto-approve", "-input=false")
@@ -125,5 +130,33 @@ func testNamespacesModule(t *testing.T, bin string) {
 				t.Errorf("d1 keys = %v, want %v", got, d1)
 			}
 		})
+	}
+}
+
+// checkReferenceWorkers checks that the reference workers examples/local
+// spells out in HCL are config.Default()'s, but for the chat's "/" route,
+// which the Workers project serves.
+func checkReferenceWorkers(t *testing.T, installDir string) {
+	t.Helper()
+	c, err := config.Load(filepath.Join(installDir, "dwk.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.ApplyDefaults()
+	got := map[string]config.Worker{}
+	for _, w := range c.Workers {
+		got[w.Name] = w
+	}
+	def := config.Default()
+	for _, w := range def.Workers {
+		if w.Name == "chat" {
+			w.Routes = slices.DeleteFunc(slices.Clone(w.Routes), func(r string) bool { return r == "/" })
+		}
+		if g, ok := got[w.Name]; !ok || !reflect.DeepEqual(g, w) {
+			t.Errorf("examples/local's worker %s is\n%+v\nwant config.Default()'s\n%+v", w.Name, g, w)
+		}
+	}
+	if !reflect.DeepEqual(c.Affinity.Rules, def.Affinity.Rules) {
+		t.Errorf("examples/local's affinity rules are %+v, want config.Default()'s %+v", c.Affinity.Rules, def.Affinity.Rules)
 	}
 }

@@ -33,7 +33,7 @@ func configDirs(t *testing.T) []string {
 			}
 		}
 	}
-	for _, want := range []string{"modules/fleet", "modules/staging", "examples/local", "examples/staging", "examples/ssh-fleet", "examples/vm-fleet", "examples/custom-worker"} {
+	for _, want := range []string{"modules/fleet", "modules/staging", "modules/workers-app", "examples/local", "examples/workers-app", "examples/staging", "examples/ssh-fleet", "examples/vm-fleet", "examples/custom-worker"} {
 		if !slices.Contains(dirs, want) {
 			t.Errorf("%s is missing", want)
 		}

@@ -33,9 +33,19 @@ func TestWorkersAppExample(t *testing.T) {
 	eachCLI(t, testWorkersAppExample)
 }
 
+// localApp is the Workers project examples/workers-app and examples/local
+// (make demo) deploy.
+const localApp = "examples/workers-app/app"
+
+// needApp skips (fails under CI) unless localApp's npm packages are
+// installed.
+func needApp(t *testing.T) {
+	needtool.File(t, "the npm packages of "+localApp, filepath.Join(root, localApp, "node_modules", "hono", "package.json"),
+		"scripts/tools.sh examples (npm ci in "+localApp+")")
+}
+
 func testWorkersAppExample(t *testing.T, bin string) {
-	needtool.File(t, "the npm packages of examples/workers-app/app", filepath.Join(root, "examples", "workers-app", "app", "node_modules", "hono", "package.json"),
-		"scripts/tools.sh node (npm ci in examples/workers-app/app)")
+	needApp(t)
 	start := time.Now()
 	st := startStores(t)
 	work := workCopy(t, "examples/workers-app")

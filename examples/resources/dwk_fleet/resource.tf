@@ -15,11 +15,19 @@ resource "dwk_fleet" "prod" {
     path_style = true
   }
 
-  workers = [{
-    name     = "counter"
-    routes   = ["/counter/"]
-    bindings = { objects = { COUNTER = "Counter" } }
-  }]
+  workers = [
+    {
+      name     = "counter"
+      routes   = ["/counter/"]
+      bindings = { objects = { COUNTER = "Counter" } }
+    },
+    {
+      # A Workers project: built here at plan time, shipped with the
+      # binary; its bindings, crons and consumers come from the file.
+      project = "${path.module}/shop/wrangler.jsonc"
+      secrets = { STRIPE_KEY = var.stripe_key } # write-only
+    },
+  ]
   affinity_rules = [{ namespace = "Counter", path = "/counter/{name}/..." }]
 
   max_parallel     = 1
