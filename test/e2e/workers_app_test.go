@@ -238,11 +238,11 @@ type load struct {
 func startLoad(urls []string, clients int) *load {
 	ctx, cancel := context.WithCancel(context.Background())
 	l := &load{cancel: cancel}
-	doors := lbclient.New(urls, 20*time.Second)
+	doors := lbclient.NewDoors(urls)
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
-		doors.Watch(ctx)
+		doors.Watch(ctx.Done())
 	}()
 	for i := 0; i < clients; i++ {
 		l.wg.Add(1)
@@ -253,7 +253,7 @@ func startLoad(urls []string, clients int) *load {
 				if n%2 == 1 {
 					method, path = "POST", "/api/counters/load-"+strconv.Itoa(i)
 				}
-				if err := doors.Do(method, path); err != nil {
+				if _, err := doors.Do(method, path, "", nil); err != nil {
 					l.mu.Lock()
 					l.failed = append(l.failed, fmt.Sprintf("%s at %s: %v", path, time.Now().Format("15:04:05.000"), err))
 					l.mu.Unlock()

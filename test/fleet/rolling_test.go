@@ -1,7 +1,6 @@
 package fleet
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -28,12 +27,10 @@ func TestRollingRestart(t *testing.T) {
 	for _, r := range f.Replicas {
 		urls = append(urls, r.Public)
 	}
-	doors := lbclient.New(urls, client.Timeout)
+	doors := lbclient.NewDoors(urls)
 
 	stop := make(chan struct{})
-	watchCtx, stopWatch := context.WithCancel(context.Background())
-	defer stopWatch()
-	go doors.Watch(watchCtx)
+	go doors.Watch(stop)
 	var (
 		sent, failed atomic.Int64
 		failures     sync.Map
@@ -51,9 +48,9 @@ func TestRollingRestart(t *testing.T) {
 				}
 				var err error
 				if i%2 == 0 {
-					err = doors.Do("POST", fmt.Sprintf("/counter/roll-%d/increment", (w*7+i)%20))
+					_, err = doors.Do("POST", fmt.Sprintf("/counter/roll-%d/increment", (w*7+i)%20), "", nil)
 				} else {
-					err = doors.Do("GET", fmt.Sprintf("/counter/roll-%d", (w*3+i)%20))
+					_, err = doors.Do("GET", fmt.Sprintf("/counter/roll-%d", (w*3+i)%20), "", nil)
 				}
 				sent.Add(1)
 				if err != nil {

@@ -2,6 +2,7 @@ package soak
 
 import (
 	"fmt"
+	"github.com/dwk/fleet/test/lbclient"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -22,7 +23,7 @@ type Injector struct {
 	// net is f on a network of namespaces, with libSQL behind proxies;
 	// nil when network namespaces are not available (no NetFaults).
 	net   *partition.Fleet
-	doors *Doors
+	doors *lbclient.Doors
 	tl    *Timeline
 	rng   *rand.Rand
 	ttl   time.Duration

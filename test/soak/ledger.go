@@ -2,6 +2,7 @@ package soak
 
 import (
 	"errors"
+	"github.com/dwk/fleet/test/lbclient"
 	"sort"
 	"sync"
 	"time"
@@ -120,7 +121,7 @@ func (l *Ledger) incrementAt(name string, start, end time.Time, err error) {
 		l.counters[name] = c
 	}
 	c.Sent = append(c.Sent, start)
-	var re *RequestError
+	var re *lbclient.RequestError
 	switch {
 	case err == nil:
 		c.Acked++

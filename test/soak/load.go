@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/test/lbclient"
 	"io"
 	"math/rand/v2"
 	"strings"
@@ -57,7 +58,7 @@ func (o *LoadOptions) applyDefaults() {
 // Load drives the fleet through its front doors and writes every outcome
 // into a ledger.
 type Load struct {
-	doors *Doors
+	doors *lbclient.Doors
 	l     *Ledger
 	o     LoadOptions
 	seed  uint64
@@ -178,7 +179,7 @@ func (ld *Load) get(i int) {
 	}
 	start := time.Now()
 	resp, err := ld.doors.Do("GET", a.URL, "", nil)
-	var re *RequestError
+	var re *lbclient.RequestError
 	switch {
 	case err == nil && !bytes.Equal(resp.Body, a.Body):
 		ld.loseAttachment(a.URL + ": content differs")
@@ -222,7 +223,7 @@ func (ld *Load) socket(stop <-chan struct{}, room string, c int) {
 		u := strings.Replace(ld.doors.Pick(), "http://", "ws://", 1) + "/chat/rooms/" + room + "/ws?user=ws" + fmt.Sprint(c)
 		start := time.Now()
 		conn, resp, err := dialer.Dial(u, nil)
-		if err != nil && refused(err) {
+		if err != nil && lbclient.Refused(err) {
 			continue // nothing was sent; a client tries another door
 		}
 		if err != nil && resp != nil {
@@ -251,7 +252,7 @@ func (ld *Load) socket(stop <-chan struct{}, room string, c int) {
 	}
 }
 
-func decode(r Response, v any) error {
+func decode(r lbclient.Response, v any) error {
 	if err := json.Unmarshal(r.Body, v); err != nil {
 		return fmt.Errorf("decode %.200q: %w", r.Body, err)
 	}

@@ -2,6 +2,7 @@ package soak
 
 import (
 	"errors"
+	"github.com/dwk/fleet/test/lbclient"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +21,7 @@ func TestLongestPerFault(t *testing.T) {
 		{kind: SlowStore, detail: "libSQL slowed for 5s", start: at(30), end: at(35)},
 	}
 	l := NewLedger(tl)
-	down := &RequestError{Err: errors.New("503 Service Unavailable"), Sent: true, Status: 503}
+	down := &lbclient.RequestError{Err: errors.New("503 Service Unavailable"), Sent: true, Status: 503}
 	for _, inc := range []struct {
 		name       string
 		sent, done float64

@@ -3,6 +3,7 @@ package soak
 import (
 	"fmt"
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/test/lbclient"
 	"io"
 	"net/http"
 	"slices"
@@ -205,7 +206,7 @@ func BenchmarkRollingDeploy(b *testing.B) {
 	for i, r := range f.Replicas {
 		urls[i] = r.Public
 	}
-	doors := NewDoors(urls)
+	doors := lbclient.NewDoors(urls)
 	stop := make(chan struct{})
 	var sent, failed atomic.Int64
 	var wg sync.WaitGroup

@@ -1,6 +1,7 @@
 package soak
 
 import (
+	"github.com/dwk/fleet/test/lbclient"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -70,7 +71,7 @@ func Run(t testing.TB, o Options) Outcome {
 	for i, r := range f.Replicas {
 		urls[i] = r.Public
 	}
-	doors := NewDoors(urls)
+	doors := lbclient.NewDoors(urls)
 	// Effects outlast a fault by up to one lease TTL (a dead holder's
 	// lease) plus a renewal and a health check.
 	tl := &Timeline{Tail: 2*o.LeaseTTL + time.Second}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/dwk/fleet/test/lbclient"
 	"sort"
 	"strconv"
 	"strings"
@@ -49,7 +50,7 @@ func (o *Outcome) violate(format string, args ...any) {
 
 // getJSON GETs path through the doors until it answers or the deadline
 // passes: checks read after the faults, so a retry is only patience.
-func getJSON(d *Doors, path string, v any, deadline time.Time) error {
+func getJSON(d *lbclient.Doors, path string, v any, deadline time.Time) error {
 	for {
 		resp, err := d.Do("GET", path, "", nil)
 		if err == nil {
@@ -71,7 +72,7 @@ func getJSON(d *Doors, path string, v any, deadline time.Time) error {
 // With strict false, requests that failed while no fault or only a graceful
 // rolling restart was active are reported but are not violations (the short
 // run in make test; see docs/limits.md). Lost data is always a violation.
-func Verify(d *Doors, l *Ledger, tl *Timeline, ticksFrom, ticksTo int64, logs []string, strict bool, logf func(string, ...any)) Outcome {
+func Verify(d *lbclient.Doors, l *Ledger, tl *Timeline, ticksFrom, ticksTo int64, logs []string, strict bool, logf func(string, ...any)) Outcome {
 	o := Outcome{Lost: map[Op]int64{}, Duplicated: map[Op]int64{}, TicksMissed: map[Fault][]int64{}}
 	counters, messages, atts, alarms := l.snapshot()
 	o.checkCounters(d, counters)
@@ -94,7 +95,7 @@ func Verify(d *Doors, l *Ledger, tl *Timeline, ticksFrom, ticksTo int64, logs []
 // checkCounters: each counter's value is at least its acknowledged
 // increments (none lost) and at most those plus the increments whose
 // answer was lost (no stale-epoch write, no double apply).
-func (o *Outcome) checkCounters(d *Doors, counters map[string]counterLedger) {
+func (o *Outcome) checkCounters(d *lbclient.Doors, counters map[string]counterLedger) {
 	names := make([]string, 0, len(counters))
 	for n := range counters {
 		names = append(names, n)
@@ -123,7 +124,7 @@ func (o *Outcome) checkCounters(d *Doors, counters map[string]counterLedger) {
 
 // checkQueue waits until every acknowledged chat message was delivered to
 // the queue consumer at least once.
-func (o *Outcome) checkQueue(d *Doors, acked map[int64]bool, logf func(string, ...any)) {
+func (o *Outcome) checkQueue(d *lbclient.Doors, acked map[int64]bool, logf func(string, ...any)) {
 	var st struct {
 		Messages, Notifications, Deliveries int64
 		Undelivered                         []int64
@@ -163,11 +164,11 @@ func (o *Outcome) checkQueue(d *Doors, acked map[int64]bool, logf func(string, .
 
 // checkAttachments reads back every acknowledged R2 put (at most 1000,
 // evenly spread).
-func (o *Outcome) checkAttachments(d *Doors, atts []attachment) {
+func (o *Outcome) checkAttachments(d *lbclient.Doors, atts []attachment) {
 	step := max(1, len(atts)/1000)
 	for i := 0; i < len(atts); i += step {
 		a := atts[i]
-		var resp Response
+		var resp lbclient.Response
 		var err error
 		for deadline := time.Now().Add(30 * time.Second); ; {
 			resp, err = d.Do("GET", a.URL, "", nil)
@@ -184,7 +185,7 @@ func (o *Outcome) checkAttachments(d *Doors, atts []attachment) {
 }
 
 // checkAlarms waits until every acknowledged alarm fired at least once.
-func (o *Outcome) checkAlarms(d *Doors, names []string) {
+func (o *Outcome) checkAlarms(d *lbclient.Doors, names []string) {
 	deadline := time.Now().Add(60 * time.Second)
 	for _, n := range names {
 		var st struct{ Fired int64 }
@@ -207,7 +208,7 @@ func (o *Outcome) checkAlarms(d *Doors, names []string) {
 // never ran is explained by a fault (its claimer killed or stopped, or
 // the coordination store down); a tick missed with no fault active, or
 // during a graceful rolling restart, is a violation.
-func (o *Outcome) checkCron(d *Doors, tl *Timeline, from, to int64, logs []string) {
+func (o *Outcome) checkCron(d *lbclient.Doors, tl *Timeline, from, to int64, logs []string) {
 	var ticks map[string]int64
 	if err := getJSON(d, "/counter/_cron/ticks", &ticks, time.Now().Add(60*time.Second)); err != nil {
 		o.Unreadable++
