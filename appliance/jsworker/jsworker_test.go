@@ -60,7 +60,7 @@ func do(t *testing.T, w *jsworker.Worker, env *worker.Env, method, target, body 
 func TestFetchHandler(t *testing.T) {
 	w := load(t, "hello", jsworker.Config{
 		Bindings: jsworker.Bindings{Vars: []string{"GREETING"}, JSONVars: map[string]string{"LIMITS": `{"max": 3}`}},
-		CPULimit: 200 * time.Millisecond,
+		CPULimit: time.Second, // ample for every case under -race on busy cores; /loop must hit it
 	})
 	env := worker.NewEnv("hello", worker.Bindings{Vars: map[string]string{"GREETING": "hi"}})
 	for _, tc := range []struct {
