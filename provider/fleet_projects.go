@@ -16,18 +16,11 @@ import (
 	"github.com/dwk/fleet/provider/internal/deploy"
 )
 
-// builtProject is a Workers project built into an artifact here.
-type builtProject struct {
-	// Name is the worker name the wrangler file gives.
-	Name string
-	deploy.Project
-}
-
 // buildProject builds the project at p (a wrangler file, its directory, or
 // an artifact) for the wrangler environment env. It builds every time it
 // is asked: a build is reproducible, and the plan and the apply must see
 // the project as it is.
-func buildProject(ctx context.Context, p, env string) (*builtProject, error) {
+func buildProject(ctx context.Context, p, env string) (*deploy.Project, error) {
 	file, err := project.Resolve("", p)
 	if err != nil {
 		return nil, err
@@ -45,7 +38,7 @@ func buildProject(ctx context.Context, p, env string) (*builtProject, error) {
 		if env != "" && env != w.Env {
 			return nil, fmt.Errorf("%s was bundled for the environment %q, not %q: bundle it again with dwk bundle --env %s, or leave env out", file, w.Env, env, env)
 		}
-		return &builtProject{Name: w.Name, Project: deploy.Project{Name: w.Name, Hash: a.Hash(), Data: data}}, nil
+		return &deploy.Project{Name: w.Name, Hash: a.Hash(), Data: data}, nil
 	}
 	var out, log bytes.Buffer
 	pr, hash, err := project.WriteArtifact(ctx, file, project.Options{Env: env, BuildLog: &log}, &out)
@@ -55,7 +48,7 @@ func buildProject(ctx context.Context, p, env string) (*builtProject, error) {
 		}
 		return nil, err
 	}
-	return &builtProject{Name: pr.Wrangler.Name, Project: deploy.Project{Name: pr.Wrangler.Name, Hash: hash, Data: out.Bytes()}}, nil
+	return &deploy.Project{Name: pr.Wrangler.Name, Hash: hash, Data: out.Bytes()}, nil
 }
 
 // planProjects builds the Workers projects m's workers name and sets each
@@ -108,7 +101,7 @@ func planProjects(ctx context.Context, m *fleetModel, check bool) (built []deplo
 		}
 		if !seen[b.Hash] {
 			seen[b.Hash] = true
-			built = append(built, b.Project)
+			built = append(built, *b)
 		}
 	}
 	if diags.HasError() {

@@ -31,4 +31,7 @@ func (c *Config) Hash() string {
 // config as its file gave it, before the Workers projects it names fill in
 // their workers' names, bindings and routes, so that the replica reports
 // the hash of its file.
-func (c *Config) KeepFileHash() { c.fileHash, c.fileHash = "", c.Hash() }
+func (c *Config) KeepFileHash() {
+	c.fileHash = "" // Hash then digests the config as it is now
+	c.fileHash = c.Hash()
+}
