@@ -1,6 +1,7 @@
 package dwkdirect
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -209,10 +210,10 @@ func (d *Direct) serve(w http.ResponseWriter, r *http.Request, retry func(http.R
 	}
 	selfDial, selfReady := view.Members.DialOf(d.Member)
 	t := d.policy.Target(r)
-	member := ""
+	member, by := "", ""
 	switch {
 	case t.IsObject():
-		member, _ = dwkaffinity.MemberFor(r.Context(), view, t)
+		member, by = dwkaffinity.MemberFor(r.Context(), view, t)
 	case selfReady:
 		member = d.Member
 	}
@@ -238,5 +239,11 @@ func (d *Direct) serve(w http.ResponseWriter, r *http.Request, retry func(http.R
 	if _, upgrade := r.Header["Upgrade"]; upgrade || r.ProtoMajor != 1 {
 		return false, nil
 	}
-	return true, d.forward(w, r, member, dial, t, retry)
+	var watch watchFunc
+	if t.IsObject() && view.Lapses != nil {
+		watch = func(ctx context.Context, lapsed func()) {
+			view.Lapses.Watch(ctx, t.Namespace, t.ID, member, by == dwkaffinity.ByLease, lapsed)
+		}
+	}
+	return true, d.forward(w, r, member, dial, t, watch, retry)
 }

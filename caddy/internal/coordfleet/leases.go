@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/lapse"
 	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
 )
@@ -14,7 +15,10 @@ type Leases struct {
 	conn *Conn
 }
 
-var _ leasecache.Lookup = Leases{}
+var (
+	_ leasecache.Lookup = Leases{}
+	_ lapse.Holders     = Leases{}
+)
 
 // NewLeases returns a lease lookup over conn.
 func NewLeases(conn *Conn) Leases { return Leases{conn: conn} }
@@ -48,4 +52,25 @@ func (l Leases) Holders(ctx context.Context, keys []leasecache.Key) ([]string, e
 		out[i] = rec.Holder
 	}
 	return out, nil
+}
+
+// Holder reads the lease of object id (hex) of class now, in one round
+// trip: "" when no live record names a holder.
+func (l Leases) Holder(ctx context.Context, class, id string) (string, error) {
+	st, err := l.conn.Store(ctx)
+	if err != nil {
+		return "", err
+	}
+	e, err := st.Get(ctx, lease.KeyFor(class, id))
+	if err != nil {
+		return "", fmt.Errorf("look up lease %s/%s: %w", class, id, err)
+	}
+	if !e.Exists() {
+		return "", nil
+	}
+	rec, err := lease.DecodeRecord(e.Value)
+	if err != nil {
+		return "", fmt.Errorf("look up lease %s/%s: %w", class, id, err)
+	}
+	return rec.Holder, nil
 }

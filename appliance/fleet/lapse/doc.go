@@ -1,0 +1,26 @@
+// Package lapse tells a replica that forwarded a request for an object
+// when the member it forwarded to stops holding the object, so that the
+// request need not wait for the forward deadline.
+//
+// A holder that freezes (SIGSTOP, a stalled VM) or is cut off keeps the
+// connection open and never answers. It also stops renewing its lease,
+// which the libSQL server expires TTL after the last renewal; another
+// replica may then take the object. A Watcher started for the forward
+// reads the object's lease (uncached, one round trip) every Interval once
+// the request has waited Delay, and fires when
+//
+//   - the lease names another member (the object moved), or
+//   - the lease is gone and was held by the member when the forward began
+//     or at an earlier read (its lease lapsed or was handed back), or
+//   - the member is no longer listed as a live member (its heartbeat,
+//     written on the same schedule as lease renewals, lapsed).
+//
+// A read that fails decides nothing: the forward deadline still bounds
+// the wait. The watcher never touches the request; the forwarder decides
+// what the client gets (a 504 when the request may have run, a replay on
+// the new holder when nothing was sent).
+//
+// Fencing does not depend on it: a former holder that wakes up and runs
+// the request anyway cannot commit, because the new holder raised the
+// object's epoch.
+package lapse

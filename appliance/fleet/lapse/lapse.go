@@ -1,0 +1,116 @@
+package lapse
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/dwk/fleet/appliance/process/clock"
+)
+
+// Defaults of Config.
+const (
+	// DefaultDelay is how long a forward waits before its lease is
+	// read: most answers come sooner and cost no read.
+	DefaultDelay = 500 * time.Millisecond
+	// DefaultInterval is the time between reads, a fraction of the
+	// default lease TTL (2s) so that a lapse is seen well before another
+	// renewal interval passes.
+	DefaultInterval = 250 * time.Millisecond
+	// DefaultTimeout bounds each read.
+	DefaultTimeout = time.Second
+)
+
+// ErrConfig reports a configuration that makes no sense.
+var ErrConfig = errors.New("lapse: invalid config")
+
+// Holders reads who holds an object's lease now.
+type Holders interface {
+	// Holder returns the member id holding the lease of object id of
+	// class, "" when none does (no record, or it expired). It must not
+	// answer from a cache and must return when ctx ends.
+	Holder(ctx context.Context, class, id string) (string, error)
+}
+
+// Config configures a Watcher.
+type Config struct {
+	// Holders reads leases. Required.
+	Holders Holders
+	// Live reports whether member has a live member record (any state: a
+	// draining holder still serves). Required.
+	Live func(member string) bool
+	// Seen, when set, is told every holder a read found ("" for none),
+	// so that a lease cache learns of the lapse at once.
+	Seen func(class, id, holder string)
+	// Delay, Interval and Timeout: see the defaults.
+	Delay, Interval, Timeout time.Duration
+	// Clock is the clock. Default: clock.System.
+	Clock clock.Clock
+}
+
+// Watcher watches leases for forwards. It is safe for concurrent use and
+// owns no goroutine of its own: each Watch's goroutine ends with its ctx.
+type Watcher struct{ cfg Config }
+
+// New returns a watcher for cfg. It does no I/O.
+func New(cfg Config) (*Watcher, error) {
+	if cfg.Holders == nil || cfg.Live == nil {
+		return nil, fmt.Errorf("%w: holders and live are required", ErrConfig)
+	}
+	if cfg.Delay < 0 || cfg.Interval < 0 || cfg.Timeout < 0 {
+		return nil, fmt.Errorf("%w: negative duration", ErrConfig)
+	}
+	if cfg.Delay == 0 {
+		cfg.Delay = DefaultDelay
+	}
+	if cfg.Interval == 0 {
+		cfg.Interval = DefaultInterval
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = clock.System{}
+	}
+	return &Watcher{cfg: cfg}, nil
+}
+
+// Watch calls lapsed, once, from a goroutine of its own, when member
+// stops holding object id of class (see the package doc), and never
+// before Delay has passed. held says whether the forward went to member
+// because its lease named it (not by placement). Watching ends when ctx
+// ends: the caller cancels it when the forward is answered.
+func (w *Watcher) Watch(ctx context.Context, class, id, member string, held bool, lapsed func()) {
+	go func() {
+		wait := w.cfg.Delay
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-w.cfg.Clock.After(wait):
+			}
+			wait = w.cfg.Interval
+			if !w.cfg.Live(member) {
+				lapsed()
+				return
+			}
+			rctx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
+			holder, err := w.cfg.Holders.Holder(rctx, class, id)
+			cancel()
+			if err != nil {
+				continue
+			}
+			if w.cfg.Seen != nil {
+				w.cfg.Seen(class, id, holder)
+			}
+			switch {
+			case holder == member:
+				held = true
+			case holder != "" || held:
+				lapsed()
+				return
+			}
+		}
+	}()
+}

@@ -1,0 +1,78 @@
+package lapse
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// holders answers from a script of reads, the last repeated.
+type holders struct {
+	mu    sync.Mutex
+	reads []string // "!" fails the read
+}
+
+var _ Holders = (*holders)(nil)
+
+func (h *holders) Holder(context.Context, string, string) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r := h.reads[0]
+	if len(h.reads) > 1 {
+		h.reads = h.reads[1:]
+	}
+	if r == "!" {
+		return "", errors.New("store unreachable")
+	}
+	return r, nil
+}
+
+func TestWatch(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		reads []string
+		held  bool
+		live  bool
+		want  bool
+	}{
+		{"still held", []string{"m1"}, true, true, false},
+		{"moved", []string{"m1", "m2"}, true, true, true},
+		{"lapsed after routing by lease", []string{""}, true, true, true},
+		{"seen held, then lapsed", []string{"", "m1", ""}, false, true, true},
+		{"placed, not taken yet", []string{""}, false, true, false},
+		{"member record gone", []string{"m1"}, true, false, true},
+		{"reads fail", []string{"!"}, true, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, err := New(Config{
+				Holders: &holders{reads: tc.reads},
+				Live:    func(string) bool { return tc.live },
+				Delay:   time.Millisecond, Interval: time.Millisecond,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			fired := make(chan struct{})
+			w.Watch(ctx, "C", "id", "m1", tc.held, func() { close(fired) })
+			var got bool
+			select {
+			case <-fired:
+				got = true
+			case <-time.After(200 * time.Millisecond):
+			}
+			if got != tc.want {
+				t.Errorf("lapsed %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewNeedsHoldersAndLive(t *testing.T) {
+	if _, err := New(Config{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("New(Config{}) = %v, want ErrConfig", err)
+	}
+}
