@@ -185,9 +185,13 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerl
 		return err
 	}
 	f.alarms = alarms
+	watch, err := forwardWatch(f.leases, f.view)
+	if err != nil {
+		return err
+	}
 	f.objects = objects.New(objects.Config{
 		Secret: secret, Store: store, Alarms: alarms, Placer: placer,
-		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Resolve: memberAt(f.view), Placer: placer, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
+		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Resolve: memberAt(f.view), Placer: placer, Watch: watch, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
 		Env:       classEnv(cfg, envs),
 		Logger:    log.With("component", "objects"),
 
