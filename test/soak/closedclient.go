@@ -20,17 +20,22 @@ type closedClients struct {
 // start starts the client of a fault of kind. victim is the index of the
 // faulted replica, or -1 when the fault has none: the client then asks
 // any door, as pick chooses (a rolling restart moves every door). doors
-// are the replicas' public URLs. The client's counter is first
-// incremented through the victim's door, so that the victim most likely
-// holds it.
-func (c *closedClients) start(kind Fault, victim int, doors []string, pick func() string) {
+// are the replicas' public URLs. The client's counter is one that the
+// victim holds (member): of up to placeTries names, the first whose
+// increment through the victim's door the victim served.
+func (c *closedClients) start(kind Fault, victim int, member string, doors []string, pick func() string) {
 	c.n++
 	counter := fmt.Sprintf("closed-%s-%d", kind, c.n)
 	door := pick
 	if victim >= 0 {
 		other := doors[(victim+1)%len(doors)]
 		door = func() string { return other }
-		increment(nil, doors[victim], counter) // placement only: its outcome does not matter
+		for try := range placeTries {
+			counter = fmt.Sprintf("closed-%s-%d-%d", kind, c.n, try)
+			if m, err := incrementOn(nil, doors[victim], counter); err == nil && m == member {
+				break
+			}
+		}
 	}
 	c.stop = make(chan struct{})
 	stop := c.stop
@@ -40,6 +45,9 @@ func (c *closedClients) start(kind Fault, victim int, doors []string, pick func(
 		c.l.noteClosedLoop(kind, runClosedLoop(door, counter, stop))
 	}()
 }
+
+// placeTries bounds the names tried to find a counter the victim holds.
+const placeTries = 32
 
 // end stops the running client, if any, once the fault's effects are
 // over: the timeline's Tail after the fault ended.

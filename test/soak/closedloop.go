@@ -93,17 +93,24 @@ func runClosedLoop(door func() string, counter string, stop <-chan struct{}) clo
 
 // increment sends one increment of counter through door.
 func increment(client *http.Client, door, counter string) error {
+	_, err := incrementOn(client, door, counter)
+	return err
+}
+
+// incrementOn sends one increment of counter through door and returns
+// the member that served it (X-Dwk-Member), its object's holder.
+func incrementOn(client *http.Client, door, counter string) (string, error) {
 	if client == nil {
 		client = &http.Client{Timeout: closedLoopTimeout}
 	}
 	resp, err := client.Post(door+"/counter/"+counter+"/increment", "", nil)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, resp.Body)
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("increment %s: %s", counter, resp.Status)
+		return "", fmt.Errorf("increment %s: %s", counter, resp.Status)
 	}
-	return nil
+	return resp.Header.Get("X-Dwk-Member"), nil
 }

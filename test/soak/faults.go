@@ -58,7 +58,7 @@ func (in *Injector) Inject(kind Fault) {
 	}
 	in.kind = kind
 	if slices.Contains([]Fault{Rolling, LibSQL, S3Outage, SlowStore}, kind) {
-		in.closed.start(kind, -1, in.publicURLs(), in.doors.Pick)
+		in.closed.start(kind, -1, "", in.publicURLs(), in.doors.Pick)
 	}
 	defer in.closed.end()
 	switch kind {
@@ -87,7 +87,7 @@ func (in *Injector) Inject(kind Fault) {
 // client through another replica's front door.
 func (in *Injector) victim() (int, *fleettest.Replica) {
 	i := in.rng.IntN(len(in.f.Replicas))
-	in.closed.start(in.kind, i, in.publicURLs(), in.doors.Pick)
+	in.closed.start(in.kind, i, in.f.Replicas[i].Member, in.publicURLs(), in.doors.Pick)
 	return i, in.f.Replicas[i]
 }
 
