@@ -16,6 +16,7 @@ import (
 	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/depose"
 	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
@@ -42,6 +43,9 @@ type centralFleet struct {
 	broker    *queuecentral.Broker
 	alarms    *objcentral.AlarmIndex
 	claimer   *cronlease.Claimer
+	// peers deposes this replica while its peers cannot reach it, and
+	// names the peers deposed.
+	peers *depose.Watcher
 	// secret derives object ids from names (objectid.FromName).
 	secret  []byte
 	closers []func() error
@@ -117,6 +121,9 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	if err := f.objects.Open(ctx); err != nil {
 		return nil, fmt.Errorf("start objects: %w", err)
 	}
+	if err := f.watchPeers(cfg); err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(f.objects))
 	mux.Handle("/", a.handler)
@@ -179,7 +186,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerl
 	}
 	f.closers = append(f.closers, store.Close)
 	objectStoreMetrics(m, cfg.Fleet.Member, store)
-	placer := objcentral.NewPlacer(f.leases, readyMembers{f.view})
+	placer := objcentral.NewPlacer(f.leases, readyMembers{v: f.view, deposed: f.deposedPeer})
 	alarms, err := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: f.coord, Placer: placer, Claimer: cfg.Fleet.Member})
 	if err != nil {
 		return err
@@ -216,14 +223,20 @@ func objectCache(s config.Storage) (string, int64) {
 	return dir, max
 }
 
-// readyMembers adapts the fleet view to what placement needs.
-type readyMembers struct{ v *membership.View }
+// readyMembers adapts the fleet view to what placement needs: the ready
+// members, less those their peers deposed.
+type readyMembers struct {
+	v       *membership.View
+	deposed func(id string) bool
+}
 
 func (r readyMembers) Ready() []objcentral.Member {
 	ms := r.v.Ready()
-	out := make([]objcentral.Member, len(ms))
-	for i, m := range ms {
-		out[i] = objcentral.Member{ID: m.ID, Addr: m.Internal}
+	out := make([]objcentral.Member, 0, len(ms))
+	for _, m := range ms {
+		if !r.deposed(m.ID) {
+			out = append(out, objcentral.Member{ID: m.ID, Addr: m.Internal})
+		}
 	}
 	return out
 }

@@ -22,6 +22,10 @@ type Store interface {
 // ("depose", suspect, reporter).
 var prefix = tuple.Key{"depose"}
 
+// reportValue is every report's value: the key says it all, but an empty
+// value reads back as SQL NULL, which List refuses.
+var reportValue = []byte{1}
+
 // CoordStore keeps reports in the coordination KV.
 type CoordStore struct{ s *coord.Store }
 
@@ -34,7 +38,7 @@ func NewCoordStore(s *coord.Store) CoordStore { return CoordStore{s: s} }
 func (c CoordStore) Report(ctx context.Context, reporter string, suspects []string, ttl time.Duration) error {
 	op := c.s.Atomic()
 	for _, s := range suspects {
-		op.Set(tuple.Key{"depose", s, reporter}, nil, ttl)
+		op.Set(tuple.Key{"depose", s, reporter}, reportValue, ttl)
 	}
 	if _, err := op.Commit(ctx); err != nil {
 		return fmt.Errorf("report %d unreachable members: %w", len(suspects), err)
