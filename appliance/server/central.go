@@ -192,7 +192,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerl
 		return err
 	}
 	f.alarms = alarms
-	watch, err := forwardWatch(f.leases, f.view)
+	watch, err := forwardWatch(f.leases, membership.NewRegistry(f.coord, log), f.view)
 	if err != nil {
 		return err
 	}

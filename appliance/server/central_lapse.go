@@ -13,9 +13,9 @@ import (
 // forwardWatch is the watch of the object forwarder: the holder a request
 // was forwarded to is watched through the lease manager (uncached reads)
 // and the fleet view.
-func forwardWatch(leases *lease.Manager, view *membership.View) (objcentral.WatchFunc, error) {
+func forwardWatch(leases *lease.Manager, reg *membership.Registry, view *membership.View) (objcentral.WatchFunc, error) {
 	w, err := lapse.New(lapse.Config{
-		Holders: leaseHolders{leases},
+		Holders: leaseHolders{leases, reg},
 		Live:    func(member string) bool { _, ok := view.Get(member); return ok },
 	})
 	if err != nil {
@@ -36,8 +36,17 @@ func forwardWatch(leases *lease.Manager, view *membership.View) (objcentral.Watc
 	}, nil
 }
 
-// leaseHolders reads leases for the watch, past the lookup cache.
-type leaseHolders struct{ m *lease.Manager }
+// leaseHolders reads leases for the watch, past the lookup cache, and
+// member records through the registry.
+type leaseHolders struct {
+	m   *lease.Manager
+	reg *membership.Registry
+}
+
+func (h leaseHolders) Alive(ctx context.Context, member string) (bool, error) {
+	_, ok, err := h.reg.Get(ctx, member)
+	return ok, err
+}
 
 var _ lapse.Holders = leaseHolders{}
 

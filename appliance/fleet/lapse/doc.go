@@ -9,11 +9,15 @@
 // reads the object's lease (uncached, one round trip) every Interval once
 // the request has waited Delay, and fires when
 //
-//   - the lease names another member (the object moved), or
-//   - the lease is gone and was held by the member when the forward began
-//     or at an earlier read (its lease lapsed or was handed back), or
-//   - the member is no longer listed as a live member (its heartbeat,
-//     written on the same schedule as lease renewals, lapsed).
+//   - the lease names another member, or is gone after it named the
+//     member, and the member's own record, read uncached, has expired
+//     too (its heartbeat, written on the same schedule as lease renewals,
+//     stopped), or
+//   - the member is no longer listed as a live member.
+//
+// A lease that moves away from a member whose record is live does not
+// fire: the member is draining (it hands its leases back after the
+// requests it took, and answers them) or slow, and its answer is awaited.
 //
 // A read that fails decides nothing: the forward deadline still bounds
 // the wait. The watcher never touches the request; the forwarder decides

@@ -31,6 +31,9 @@ type Holders interface {
 	// class, "" when none does (no record, or it expired). It must not
 	// answer from a cache and must return when ctx ends.
 	Holder(ctx context.Context, class, id string) (string, error)
+	// Alive reports whether member has a live member record now (any
+	// state), read past every cache; it must return when ctx ends.
+	Alive(ctx context.Context, member string) (bool, error)
 }
 
 // Config configures a Watcher.
@@ -108,8 +111,17 @@ func (w *Watcher) Watch(ctx context.Context, class, id, member string, held bool
 			case holder == member:
 				held = true
 			case holder != "" || held:
-				lapsed()
-				return
+				// The lease moved or is gone. A holder whose own record
+				// is still live is draining (it hands its leases back
+				// after the requests it took) or slow, not stalled: the
+				// forward waits for its answer.
+				actx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
+				alive, err := w.cfg.Holders.Alive(actx, member)
+				cancel()
+				if err == nil && !alive {
+					lapsed()
+					return
+				}
 			}
 		}
 	}()

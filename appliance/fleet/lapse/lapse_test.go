@@ -8,11 +8,15 @@ import (
 	"time"
 )
 
-// holders answers from a script of reads, the last repeated.
+// holders answers from a script of reads, the last repeated; the member's
+// record is alive as recorded says.
 type holders struct {
-	mu    sync.Mutex
-	reads []string // "!" fails the read
+	mu       sync.Mutex
+	reads    []string // "!" fails the read
+	recorded bool
 }
+
+func (h *holders) Alive(context.Context, string) (bool, error) { return h.recorded, nil }
 
 var _ Holders = (*holders)(nil)
 
@@ -31,23 +35,27 @@ func (h *holders) Holder(context.Context, string, string) (string, error) {
 
 func TestWatch(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		reads []string
-		held  bool
-		live  bool
-		want  bool
+		name     string
+		reads    []string
+		held     bool
+		live     bool
+		recorded bool // the member's record, read uncached
+		want     bool
 	}{
-		{"still held", []string{"m1"}, true, true, false},
-		{"moved", []string{"m1", "m2"}, true, true, true},
-		{"lapsed after routing by lease", []string{""}, true, true, true},
-		{"seen held, then lapsed", []string{"", "m1", ""}, false, true, true},
-		{"placed, not taken yet", []string{""}, false, true, false},
-		{"member record gone", []string{"m1"}, true, false, true},
-		{"reads fail", []string{"!"}, true, true, false},
+		{"still held", []string{"m1"}, true, true, true, false},
+		{"moved from a stalled holder", []string{"m1", "m2"}, true, true, false, true},
+		{"moved from a draining holder", []string{"m1", "m2"}, true, true, true, false},
+		{"lapsed after routing by lease", []string{""}, true, true, false, true},
+		{"handed back by a live holder", []string{""}, true, true, true, false},
+		{"seen held, then lapsed", []string{"", "m1", ""}, false, true, false, true},
+		{"placed, not taken yet", []string{""}, false, true, false, false},
+		{"placed, taken elsewhere, member live", []string{"m2"}, false, true, true, false},
+		{"member record gone from the view", []string{"m1"}, true, false, true, true},
+		{"reads fail", []string{"!"}, true, true, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := New(Config{
-				Holders: &holders{reads: tc.reads},
+				Holders: &holders{reads: tc.reads, recorded: tc.recorded},
 				Live:    func(string) bool { return tc.live },
 				Delay:   time.Millisecond, Interval: time.Millisecond,
 			})

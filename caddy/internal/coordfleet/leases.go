@@ -7,6 +7,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 	"github.com/dwk/fleet/appliance/fleet/lapse"
 	"github.com/dwk/fleet/appliance/fleet/lease"
+	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
 )
 
@@ -73,4 +74,15 @@ func (l Leases) Holder(ctx context.Context, class, id string) (string, error) {
 		return "", fmt.Errorf("look up lease %s/%s: %w", class, id, err)
 	}
 	return rec.Holder, nil
+}
+
+// Alive reports whether member has a live member record now, in one round
+// trip.
+func (l Leases) Alive(ctx context.Context, member string) (bool, error) {
+	st, err := l.conn.Store(ctx)
+	if err != nil {
+		return false, err
+	}
+	_, ok, err := membership.NewRegistry(st, l.conn.log).Get(ctx, member)
+	return ok, err
 }
