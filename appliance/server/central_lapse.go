@@ -44,8 +44,8 @@ type leaseHolders struct {
 }
 
 func (h leaseHolders) Alive(ctx context.Context, member string) (bool, error) {
-	_, ok, err := h.reg.Get(ctx, member)
-	return ok, err
+	m, ok, err := h.reg.Get(ctx, member)
+	return ok && !m.Deposed, err
 }
 
 var _ lapse.Holders = leaseHolders{}

@@ -31,8 +31,18 @@ func (f *centralFleet) watchPeers(cfg *config.Config) error {
 			if n, err := f.leases.Depose(ctx, why); err != nil {
 				f.log.Warn("hand back leases on deposition; they expire after the lease ttl", "leases", n, "err", err)
 			}
+			if err := f.heartbeat.SetDeposed(ctx, true); err != nil {
+				f.log.Warn("mark the member record deposed; forwards to this replica wait for their deadline", "err", err)
+			}
 		},
-		OnRestore: f.leases.Restore,
+		OnRestore: func() {
+			f.leases.Restore()
+			ctx, cancel := context.WithTimeout(context.Background(), ttl)
+			defer cancel()
+			if err := f.heartbeat.SetDeposed(ctx, false); err != nil {
+				f.log.Warn("clear the member record's deposed mark; the next heartbeat clears it", "err", err)
+			}
+		},
 		Logger:    f.log.With("component", "depose"),
 	})
 	if err != nil {

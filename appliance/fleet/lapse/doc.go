@@ -12,7 +12,7 @@
 //   - the lease names another member, or is gone after it named the
 //     member, and the member's own record, read uncached, has expired
 //     too (its heartbeat, written on the same schedule as lease renewals,
-//     stopped), or
+//     stopped) or says its peers deposed it (package depose), or
 //   - the member is no longer listed as a live member.
 //
 // A lease that moves away from a member whose record is live does not

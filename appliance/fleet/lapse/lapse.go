@@ -32,7 +32,8 @@ type Holders interface {
 	// answer from a cache and must return when ctx ends.
 	Holder(ctx context.Context, class, id string) (string, error)
 	// Alive reports whether member has a live member record now (any
-	// state), read past every cache; it must return when ctx ends.
+	// state) that is not marked deposed, read past every cache; it must
+	// return when ctx ends.
 	Alive(ctx context.Context, member string) (bool, error)
 }
 

@@ -76,13 +76,13 @@ func (l Leases) Holder(ctx context.Context, class, id string) (string, error) {
 	return rec.Holder, nil
 }
 
-// Alive reports whether member has a live member record now, in one round
-// trip.
+// Alive reports whether member has a live member record now that is not
+// deposed, in one round trip.
 func (l Leases) Alive(ctx context.Context, member string) (bool, error) {
 	st, err := l.conn.Store(ctx)
 	if err != nil {
 		return false, err
 	}
-	_, ok, err := membership.NewRegistry(st, l.conn.log).Get(ctx, member)
-	return ok, err
+	m, ok, err := membership.NewRegistry(st, l.conn.log).Get(ctx, member)
+	return ok && !m.Deposed, err
 }
