@@ -261,12 +261,20 @@ func (f *centralFleet) ready(ctx context.Context) error {
 }
 
 // draining marks the replica draining (load balancers drop it within one
-// refresh) and stops taking leases.
+// refresh) and stops taking leases. It also stops judging its own
+// deposition: a draining replica hands its leases back anyway, and its
+// peers report it once its listener closes, which must not end the
+// forwards it still answers.
 func (f *centralFleet) draining(ctx context.Context) {
 	if err := f.heartbeat.SetState(ctx, membership.StateDraining); err != nil {
 		f.log.Warn("mark draining", "err", err)
 	}
 	f.leases.Drain()
+	if f.peers != nil {
+		if err := f.peers.Stop(ctx); err != nil {
+			f.log.Warn("stop the peer watch", "err", err)
+		}
+	}
 }
 
 // handBack releases every lease at once, so other replicas take over

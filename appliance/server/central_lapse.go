@@ -32,7 +32,7 @@ func forwardWatch(leases *lease.Manager, reg *membership.Registry, view *members
 		if member == "" {
 			return // not listed yet: the forward deadline bounds the wait
 		}
-		w.Watch(ctx, id.Namespace(), id.String(), member, false, lapsed)
+		w.Watch(ctx, id.Namespace(), id.String(), member, lapsed)
 	}, nil
 }
 

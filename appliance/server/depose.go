@@ -21,7 +21,7 @@ func (f *centralFleet) watchPeers(cfg *config.Config) error {
 			ms := f.view.Members()
 			out := make([]depose.Peer, len(ms))
 			for i, m := range ms {
-				out[i] = depose.Peer{ID: m.ID, Addr: m.Internal}
+				out[i] = depose.Peer{ID: m.ID, Addr: m.Internal, Run: m.Started.UnixNano()}
 			}
 			return out
 		},
@@ -43,7 +43,7 @@ func (f *centralFleet) watchPeers(cfg *config.Config) error {
 				f.log.Warn("clear the member record's deposed mark; the next heartbeat clears it", "err", err)
 			}
 		},
-		Logger:    f.log.With("component", "depose"),
+		Logger: f.log.With("component", "depose"),
 	})
 	if err != nil {
 		return err

@@ -210,10 +210,10 @@ func (d *Direct) serve(w http.ResponseWriter, r *http.Request, retry func(http.R
 	}
 	selfDial, selfReady := view.Members.DialOf(d.Member)
 	t := d.policy.Target(r)
-	member, by := "", ""
+	member := ""
 	switch {
 	case t.IsObject():
-		member, by = dwkaffinity.MemberFor(r.Context(), view, t)
+		member, _ = dwkaffinity.MemberFor(r.Context(), view, t)
 	case selfReady:
 		member = d.Member
 	}
@@ -242,7 +242,7 @@ func (d *Direct) serve(w http.ResponseWriter, r *http.Request, retry func(http.R
 	var watch watchFunc
 	if t.IsObject() && view.Lapses != nil {
 		watch = func(ctx context.Context, lapsed func()) {
-			view.Lapses.Watch(ctx, t.Namespace, t.ID, member, by == dwkaffinity.ByLease, lapsed)
+			view.Lapses.Watch(ctx, t.Namespace, t.ID, member, lapsed)
 		}
 	}
 	return true, d.forward(w, r, member, dial, t, watch, retry)

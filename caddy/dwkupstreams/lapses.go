@@ -39,6 +39,6 @@ func newLapses(holders lapse.Holders, members *membership.View, cache *leasecach
 }
 
 // Watch implements fleetview.Lapses.
-func (l lapses) Watch(ctx context.Context, namespace string, id objectid.ID, member string, held bool, lapsed func()) {
-	l.w.Watch(ctx, namespace, id.String(), member, held, lapsed)
+func (l lapses) Watch(ctx context.Context, namespace string, id objectid.ID, member string, lapsed func()) {
+	l.w.Watch(ctx, namespace, id.String(), member, lapsed)
 }

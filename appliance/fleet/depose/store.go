@@ -11,15 +11,16 @@ import (
 
 // Store keeps the reports.
 type Store interface {
-	// Report writes one report by reporter on each suspect, each expiring
-	// ttl after the write (by the store's clock), in one round trip.
-	Report(ctx context.Context, reporter string, suspects []string, ttl time.Duration) error
+	// Report writes one report by reporter on each suspect's current run,
+	// each expiring ttl after the write (by the store's clock), in one
+	// round trip.
+	Report(ctx context.Context, reporter string, suspects []Peer, ttl time.Duration) error
 	// Reports returns every report that has not expired.
 	Reports(ctx context.Context) ([]Report, error)
 }
 
 // prefix is where reports live in the coordination KV:
-// ("depose", suspect, reporter).
+// ("depose", suspect, run, reporter).
 var prefix = tuple.Key{"depose"}
 
 // reportValue is every report's value: the key says it all, but an empty
@@ -35,10 +36,10 @@ var _ Store = CoordStore{}
 func NewCoordStore(s *coord.Store) CoordStore { return CoordStore{s: s} }
 
 // Report implements Store.
-func (c CoordStore) Report(ctx context.Context, reporter string, suspects []string, ttl time.Duration) error {
+func (c CoordStore) Report(ctx context.Context, reporter string, suspects []Peer, ttl time.Duration) error {
 	op := c.s.Atomic()
 	for _, s := range suspects {
-		op.Set(tuple.Key{"depose", s, reporter}, reportValue, ttl)
+		op.Set(tuple.Key{"depose", s.ID, s.Run, reporter}, reportValue, ttl)
 	}
 	if _, err := op.Commit(ctx); err != nil {
 		return fmt.Errorf("report %d unreachable members: %w", len(suspects), err)
@@ -56,13 +57,14 @@ func (c CoordStore) Reports(ctx context.Context) ([]Report, error) {
 			return nil, fmt.Errorf("list depose reports: %w", err)
 		}
 		for _, e := range page.Entries {
-			if len(e.Key) != 3 {
+			if len(e.Key) != 4 {
 				continue
 			}
 			s, ok1 := e.Key[1].(string)
-			r, ok2 := e.Key[2].(string)
-			if ok1 && ok2 {
-				out = append(out, Report{Suspect: s, Reporter: r})
+			run, ok2 := e.Key[2].(int64)
+			r, ok3 := e.Key[3].(string)
+			if ok1 && ok2 && ok3 {
+				out = append(out, Report{Suspect: s, Reporter: r, Run: run})
 			}
 		}
 		if page.Cursor == "" {

@@ -18,6 +18,10 @@ import (
 type Peer struct {
 	// ID is the member id; Addr its internal listener (host:port).
 	ID, Addr string
+	// Run identifies the member's current run (its record's start time
+	// in Unix nanoseconds): reports made while it was down, before a
+	// restart, do not depose the restarted replica.
+	Run int64
 }
 
 // Config configures a Watcher. Zero optional fields select their default.
@@ -108,8 +112,9 @@ func dial(ctx context.Context, addr string) error {
 type Watcher struct {
 	cfg Config
 
-	stop chan struct{}
-	done chan struct{}
+	stop     chan struct{}
+	stopOnce sync.Once
+	done     chan struct{}
 
 	mu      sync.Mutex
 	deposed map[string]bool // by the last reports read
@@ -151,13 +156,9 @@ func (w *Watcher) Start() {
 }
 
 // Stop ends the rounds, waiting for the one in progress at most until ctx
-// ends.
+// ends. It may be called more than once.
 func (w *Watcher) Stop(ctx context.Context) error {
-	select {
-	case <-w.stop:
-	default:
-		close(w.stop)
-	}
+	w.stopOnce.Do(func() { close(w.stop) })
 	select {
 	case <-w.done:
 		return nil
@@ -208,11 +209,7 @@ func (w *Watcher) judge(ctx context.Context, live []Peer) {
 		}
 		return
 	}
-	ids := make([]string, len(live))
-	for i, p := range live {
-		ids[i] = p.ID
-	}
-	deposed := Deposed(reports, ids)
+	deposed := Deposed(reports, live)
 	w.mu.Lock()
 	w.deposed = deposed
 	was := w.self
@@ -220,7 +217,7 @@ func (w *Watcher) judge(ctx context.Context, live []Peer) {
 	w.mu.Unlock()
 	switch {
 	case deposed[w.cfg.Self] && !was:
-		why := fmt.Sprintf("%s of the %d other live members cannot reach it", strings.Join(reportersOf(reports, w.cfg.Self, ids), ", "), len(ids)-1)
+		why := fmt.Sprintf("%s of the %d other live members cannot reach it", strings.Join(reportersOf(reports, w.cfg.Self, live), ", "), len(live)-1)
 		w.cfg.Logger.Warn("deposed: handing back every lease and taking none until the reports expire", "why", why)
 		w.cfg.OnDepose(ctx, why)
 	case !deposed[w.cfg.Self] && was:
@@ -229,11 +226,11 @@ func (w *Watcher) judge(ctx context.Context, live []Peer) {
 	}
 }
 
-// probe returns the ids of the peers that Reach fails for, probing all of
+// probe returns the peers that Reach fails for, probing all of
 // them at once, each bounded by ProbeTimeout.
-func (w *Watcher) probe(ctx context.Context, peers []Peer) []string {
+func (w *Watcher) probe(ctx context.Context, peers []Peer) []Peer {
 	var mu sync.Mutex
-	var missing []string
+	var missing []Peer
 	var wg sync.WaitGroup
 	for _, p := range peers {
 		wg.Add(1)
@@ -243,23 +240,23 @@ func (w *Watcher) probe(ctx context.Context, peers []Peer) []string {
 			defer cancel()
 			if err := w.cfg.Reach(pctx, p.Addr); err != nil && ctx.Err() == nil {
 				mu.Lock()
-				missing = append(missing, p.ID)
+				missing = append(missing, p)
 				mu.Unlock()
 			}
 		}()
 	}
 	wg.Wait()
-	sort.Strings(missing)
+	sort.Slice(missing, func(i, j int) bool { return missing[i].ID < missing[j].ID })
 	return missing
 }
 
 // reportersOf lists the live members that report suspect.
-func reportersOf(reports []Report, suspect string, live []string) []string {
+func reportersOf(reports []Report, suspect string, live []Peer) []string {
 	var out []string
 	for _, r := range reports {
-		for _, id := range live {
-			if r.Suspect == suspect && r.Reporter == id {
-				out = append(out, id)
+		for _, p := range live {
+			if r.Suspect == suspect && r.Reporter == p.ID {
+				out = append(out, p.ID)
 			}
 		}
 	}

@@ -22,14 +22,14 @@ type fakeStore struct {
 
 var _ Store = (*fakeStore)(nil)
 
-func (s *fakeStore) Report(_ context.Context, reporter string, suspects []string, ttl time.Duration) error {
+func (s *fakeStore) Report(_ context.Context, reporter string, suspects []Peer, ttl time.Duration) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.down {
 		return errors.New("store down")
 	}
 	for _, sus := range suspects {
-		s.until[Report{Suspect: sus, Reporter: reporter}] = s.clock.Now().Add(ttl)
+		s.until[Report{Suspect: sus.ID, Reporter: reporter, Run: sus.Run}] = s.clock.Now().Add(ttl)
 	}
 	return nil
 }
@@ -61,6 +61,7 @@ type fleet struct {
 	cut     map[[2]string]bool // from, to
 	deposed map[string]int     // OnDepose calls minus OnRestore calls
 	calls   map[string]int
+	runs    map[string]int64 // each member's run; 0 until restart
 }
 
 const ttl = 2 * time.Second
@@ -68,7 +69,7 @@ const ttl = 2 * time.Second
 func newFleet(t *testing.T, ids ...string) *fleet {
 	c := clocktest.NewFake(time.Unix(1_900_000_000, 0))
 	f := &fleet{t: t, clock: c, store: &fakeStore{clock: c, until: map[Report]time.Time{}}, ids: ids,
-		w: map[string]*Watcher{}, cut: map[[2]string]bool{}, deposed: map[string]int{}, calls: map[string]int{}}
+		w: map[string]*Watcher{}, cut: map[[2]string]bool{}, deposed: map[string]int{}, calls: map[string]int{}, runs: map[string]int64{}}
 	for _, id := range ids {
 		w, err := New(Config{
 			Self: id, TTL: ttl, Store: f.store, Clock: c,
@@ -99,11 +100,28 @@ func newFleet(t *testing.T, ids ...string) *fleet {
 }
 
 func (f *fleet) members() []Peer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	var out []Peer
 	for _, id := range f.ids {
-		out = append(out, Peer{ID: id, Addr: id}) // the fake network dials by id
+		out = append(out, Peer{ID: id, Addr: id, Run: f.runs[id]}) // the fake network dials by id
 	}
 	return out
+}
+
+// restart gives id a new run, with a new watcher, as a restarted replica
+// has.
+func (f *fleet) restart(id string) {
+	f.mu.Lock()
+	f.runs[id]++
+	f.deposed[id] = 0
+	f.mu.Unlock()
+	old := f.w[id]
+	w, err := New(old.cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.w[id] = w
 }
 
 // sever cuts a from each of others, both ways; heal undoes every cut.
@@ -166,6 +184,26 @@ func TestCutHolderIsDeposedAndRejoins(t *testing.T) {
 	f.rounds(7)
 	if f.state("a") != 0 || f.w["b"].Deposed("a") {
 		t.Errorf("after the reports expired: a deposed %d, b sees it deposed %v; want 0, false", f.state("a"), f.w["b"].Deposed("a"))
+	}
+}
+
+// TestRestartedReplicaIsNotDeposedByReportsOnItsLastRun: a replica that
+// was down (a restart, a kill) is reported by its peers while it is; once
+// it runs again, those reports, not yet expired, depose neither it nor,
+// in its peers' eyes, its new run.
+func TestRestartedReplicaIsNotDeposedByReportsOnItsLastRun(t *testing.T) {
+	f := newFleet(t, "a", "b", "c")
+	f.sever("a", "b", "c")
+	f.rounds(2)
+	if !f.w["b"].Deposed("a") {
+		t.Fatal("b does not see the unreachable a deposed")
+	}
+	f.heal()
+	f.restart("a")
+	f.rounds(1)
+	if f.state("a") != 0 || f.w["b"].Deposed("a") || f.w["c"].Deposed("a") {
+		t.Errorf("restarted a: deposed %d, b sees it deposed %v, c %v; want 0, false, false",
+			f.state("a"), f.w["b"].Deposed("a"), f.w["c"].Deposed("a"))
 	}
 }
 

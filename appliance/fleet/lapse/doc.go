@@ -9,15 +9,19 @@
 // reads the object's lease (uncached, one round trip) every Interval once
 // the request has waited Delay, and fires when
 //
-//   - the lease names another member, or is gone after it named the
-//     member, and the member's own record, read uncached, has expired
-//     too (its heartbeat, written on the same schedule as lease renewals,
-//     stopped) or says its peers deposed it (package depose), or
+//   - the lease does not name the member (it names another, or none: it
+//     lapsed, or the forward went to the member by placement and the
+//     member has not taken it), and the member's own record, read
+//     uncached, has expired too (its heartbeat, written on the same
+//     schedule as lease renewals, stopped) or says its peers deposed it
+//     (package depose): such a member will not answer, nor take the
+//     object; or
 //   - the member is no longer listed as a live member.
 //
-// A lease that moves away from a member whose record is live does not
+// A lease that does not name a member whose record is live does not
 // fire: the member is draining (it hands its leases back after the
-// requests it took, and answers them) or slow, and its answer is awaited.
+// requests it took, and answers them), slow, or about to take the object,
+// and its answer is awaited.
 //
 // A read that fails decides nothing: the forward deadline still bounds
 // the wait. The watcher never touches the request; the forwarder decides

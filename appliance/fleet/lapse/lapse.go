@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/dwk/fleet/appliance/process/clock"
@@ -51,6 +52,9 @@ type Config struct {
 	Delay, Interval, Timeout time.Duration
 	// Clock is the clock. Default: clock.System.
 	Clock clock.Clock
+	// Logger is told of every forward that lapsed, and why. Default:
+	// slog.Default().
+	Logger *slog.Logger
 }
 
 // Watcher watches leases for forwards. It is safe for concurrent use and
@@ -77,15 +81,17 @@ func New(cfg Config) (*Watcher, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = clock.System{}
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
 	return &Watcher{cfg: cfg}, nil
 }
 
 // Watch calls lapsed, once, from a goroutine of its own, when member
-// stops holding object id of class (see the package doc), and never
-// before Delay has passed. held says whether the forward went to member
-// because its lease named it (not by placement). Watching ends when ctx
-// ends: the caller cancels it when the forward is answered.
-func (w *Watcher) Watch(ctx context.Context, class, id, member string, held bool, lapsed func()) {
+// stops holding object id of class, or will never take it (see the
+// package doc), and never before Delay has passed. Watching ends when
+// ctx ends: the caller cancels it when the forward is answered.
+func (w *Watcher) Watch(ctx context.Context, class, id, member string, lapsed func()) {
 	go func() {
 		wait := w.cfg.Delay
 		for {
@@ -96,6 +102,7 @@ func (w *Watcher) Watch(ctx context.Context, class, id, member string, held bool
 			}
 			wait = w.cfg.Interval
 			if !w.cfg.Live(member) {
+				w.cfg.Logger.Info("forward lapsed: its member left the fleet", "member", member, "class", class, "object", id)
 				lapsed()
 				return
 			}
@@ -108,21 +115,22 @@ func (w *Watcher) Watch(ctx context.Context, class, id, member string, held bool
 			if w.cfg.Seen != nil {
 				w.cfg.Seen(class, id, holder)
 			}
-			switch {
-			case holder == member:
-				held = true
-			case holder != "" || held:
-				// The lease moved or is gone. A holder whose own record
-				// is still live is draining (it hands its leases back
-				// after the requests it took) or slow, not stalled: the
-				// forward waits for its answer.
-				actx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
-				alive, err := w.cfg.Holders.Alive(actx, member)
-				cancel()
-				if err == nil && !alive {
-					lapsed()
-					return
-				}
+			if holder == member {
+				continue
+			}
+			// The lease moved, is gone, or was never taken (the forward
+			// went to the member by placement). A member whose own record
+			// is still live is draining (it hands its leases back after
+			// the requests it took), slow, or about to take the object:
+			// the forward waits for its answer.
+			actx, cancel := context.WithTimeout(ctx, w.cfg.Timeout)
+			alive, err := w.cfg.Holders.Alive(actx, member)
+			cancel()
+			if err == nil && !alive {
+				w.cfg.Logger.Info("forward lapsed: the member does not hold the object, and its record expired or is deposed",
+					"member", member, "class", class, "object", id, "holder", holder)
+				lapsed()
+				return
 			}
 		}
 	}()

@@ -37,21 +37,21 @@ func TestWatch(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		reads    []string
-		held     bool
 		live     bool
 		recorded bool // the member's record, read uncached
 		want     bool
 	}{
-		{"still held", []string{"m1"}, true, true, true, false},
-		{"moved from a stalled holder", []string{"m1", "m2"}, true, true, false, true},
-		{"moved from a draining holder", []string{"m1", "m2"}, true, true, true, false},
-		{"lapsed after routing by lease", []string{""}, true, true, false, true},
-		{"handed back by a live holder", []string{""}, true, true, true, false},
-		{"seen held, then lapsed", []string{"", "m1", ""}, false, true, false, true},
-		{"placed, not taken yet", []string{""}, false, true, false, false},
-		{"placed, taken elsewhere, member live", []string{"m2"}, false, true, true, false},
-		{"member record gone from the view", []string{"m1"}, true, false, true, true},
-		{"reads fail", []string{"!"}, true, true, false, false},
+		{"still held", []string{"m1"}, true, true, false},
+		{"still held by a member whose record expired", []string{"m1"}, true, false, false},
+		{"moved from a stalled holder", []string{"m1", "m2"}, true, false, true},
+		{"moved from a draining holder", []string{"m1", "m2"}, true, true, false},
+		{"lapsed", []string{""}, true, false, true},
+		{"handed back by a live holder", []string{""}, true, true, false},
+		{"placed, not taken yet by a live member", []string{""}, true, true, false},
+		{"placed on a deposed or stalled member", []string{""}, true, false, true},
+		{"placed, taken elsewhere, member live", []string{"m2"}, true, true, false},
+		{"member record gone from the view", []string{"m1"}, false, true, true},
+		{"reads fail", []string{"!"}, true, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, err := New(Config{
@@ -65,7 +65,7 @@ func TestWatch(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			fired := make(chan struct{})
-			w.Watch(ctx, "C", "id", "m1", tc.held, func() { close(fired) })
+			w.Watch(ctx, "C", "id", "m1", func() { close(fired) })
 			var got bool
 			select {
 			case <-fired:

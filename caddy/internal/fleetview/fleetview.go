@@ -107,11 +107,9 @@ type Leases interface {
 // Lapses watches the member a request for an object was forwarded to.
 type Lapses interface {
 	// Watch calls lapsed, once, from another goroutine, when member
-	// stops holding the object (its lease lapsed or moved, or its member
-	// record expired; see appliance/fleet/lapse). held says whether the
-	// request went to member because its lease named it. Watching ends
-	// when ctx ends.
-	Watch(ctx context.Context, namespace string, id objectid.ID, member string, held bool, lapsed func())
+	// stops holding the object, or will never take it (see
+	// appliance/fleet/lapse). Watching ends when ctx ends.
+	Watch(ctx context.Context, namespace string, id objectid.ID, member string, lapsed func())
 }
 
 // View is the fleet as one request sees it.
