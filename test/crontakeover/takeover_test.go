@@ -125,8 +125,6 @@ func TestTickOfAKilledWinnerIsTakenOver(t *testing.T) {
 		}
 		return false
 	})
-	winner.Kill()
-	killed := time.Now()
 	var door *fleettest.Replica
 	for _, r := range f.Replicas {
 		if r != winner {
@@ -134,6 +132,13 @@ func TestTickOfAKilledWinnerIsTakenOver(t *testing.T) {
 			break
 		}
 	}
+	// Killed once its handler recorded its start, during its sleep.
+	wait.Within(t, handlerSleep/2, "the winner's handler to record its start", func() bool {
+		got, err := ticks(door.Public, tick)
+		return err == nil && len(got.starts) > 0
+	})
+	winner.Kill()
+	killed := time.Now()
 	// The killed winner had not finished: no done record.
 	var got records
 	wait.Within(t, every, "the tick to be taken over and done", func() bool {
