@@ -51,6 +51,9 @@ type fleetSide interface {
 	draining(ctx context.Context)
 	// handBack releases every lease.
 	handBack(ctx context.Context) error
+	// deposed reports whether the replica's peers deposed it (it cannot
+	// be reached), so that it reports not ready.
+	deposed() bool
 	// close leaves the fleet and closes the central stores.
 	close(ctx context.Context) error
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/depose"
 	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
@@ -42,6 +43,9 @@ type centralFleet struct {
 	broker    *queuecentral.Broker
 	alarms    *objcentral.AlarmIndex
 	claimer   *cronlease.Claimer
+	// peers deposes this replica while its peers cannot reach it, and
+	// names the peers deposed.
+	peers *depose.Watcher
 	// secret derives object ids from names (objectid.FromName).
 	secret  []byte
 	closers []func() error
@@ -117,6 +121,9 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	if err := f.objects.Open(ctx); err != nil {
 		return nil, fmt.Errorf("start objects: %w", err)
 	}
+	if err := f.watchPeers(cfg); err != nil {
+		return nil, err
+	}
 	mux := http.NewServeMux()
 	mux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(f.objects))
 	mux.Handle("/", a.handler)
@@ -179,15 +186,19 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerl
 	}
 	f.closers = append(f.closers, store.Close)
 	objectStoreMetrics(m, cfg.Fleet.Member, store)
-	placer := objcentral.NewPlacer(f.leases, readyMembers{f.view})
+	placer := objcentral.NewPlacer(f.leases, readyMembers{v: f.view, deposed: f.deposedPeer})
 	alarms, err := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: f.coord, Placer: placer, Claimer: cfg.Fleet.Member})
 	if err != nil {
 		return err
 	}
 	f.alarms = alarms
+	watch, err := forwardWatch(f.leases, membership.NewRegistry(f.coord, log), f.view)
+	if err != nil {
+		return err
+	}
 	f.objects = objects.New(objects.Config{
 		Secret: secret, Store: store, Alarms: alarms, Placer: placer,
-		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Resolve: memberAt(f.view), Placer: placer, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
+		Forwarder: objcentral.NewForwarder(objcentral.ForwarderConfig{Link: link, Resolve: memberAt(f.view), Placer: placer, Watch: watch, HeaderTimeout: cfg.Forward.Timeout.D(), Metrics: m, Logger: log}),
 		Env:       classEnv(cfg, envs),
 		Logger:    log.With("component", "objects"),
 
@@ -212,14 +223,20 @@ func objectCache(s config.Storage) (string, int64) {
 	return dir, max
 }
 
-// readyMembers adapts the fleet view to what placement needs.
-type readyMembers struct{ v *membership.View }
+// readyMembers adapts the fleet view to what placement needs: the ready
+// members, less those their peers deposed.
+type readyMembers struct {
+	v       *membership.View
+	deposed func(id string) bool
+}
 
 func (r readyMembers) Ready() []objcentral.Member {
 	ms := r.v.Ready()
-	out := make([]objcentral.Member, len(ms))
-	for i, m := range ms {
-		out[i] = objcentral.Member{ID: m.ID, Addr: m.Internal}
+	out := make([]objcentral.Member, 0, len(ms))
+	for _, m := range ms {
+		if !r.deposed(m.ID) {
+			out = append(out, objcentral.Member{ID: m.ID, Addr: m.Internal})
+		}
 	}
 	return out
 }
@@ -244,12 +261,20 @@ func (f *centralFleet) ready(ctx context.Context) error {
 }
 
 // draining marks the replica draining (load balancers drop it within one
-// refresh) and stops taking leases.
+// refresh) and stops taking leases. It also stops judging its own
+// deposition: a draining replica hands its leases back anyway, and its
+// peers report it once its listener closes, which must not end the
+// forwards it still answers.
 func (f *centralFleet) draining(ctx context.Context) {
 	if err := f.heartbeat.SetState(ctx, membership.StateDraining); err != nil {
 		f.log.Warn("mark draining", "err", err)
 	}
 	f.leases.Drain()
+	if f.peers != nil {
+		if err := f.peers.Stop(ctx); err != nil {
+			f.log.Warn("stop the peer watch", "err", err)
+		}
+	}
 }
 
 // handBack releases every lease at once, so other replicas take over

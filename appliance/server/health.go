@@ -7,19 +7,22 @@ import (
 
 // health serves /livez and /readyz. /livez answers 200 while the process
 // serves at all; /readyz answers 200 only while the replica takes new work,
-// and 503 while it starts or drains, so load balancers stop choosing it.
+// and 503 while it starts, drains or is deposed (its peers cannot reach
+// it; package depose), so load balancers stop choosing it.
 func (s *Server) health(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/livez":
 			writeJSON(w, http.StatusOK, map[string]string{"status": "live"})
 		case "/readyz":
-			st := s.State()
+			st := string(s.State())
 			code := http.StatusOK
-			if st != StateReady {
+			if s.State() != StateReady {
 				code = http.StatusServiceUnavailable
+			} else if a := s.live.Load(); a != nil && a.fleet != nil && a.fleet.deposed() {
+				st, code = "deposed", http.StatusServiceUnavailable
 			}
-			writeJSON(w, code, map[string]string{"status": string(st)})
+			writeJSON(w, code, map[string]string{"status": st})
 		default:
 			next.ServeHTTP(w, r)
 		}

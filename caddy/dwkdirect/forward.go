@@ -50,12 +50,20 @@ func newTransport(dial, response time.Duration, link *peerlink.Link) http.RoundT
 // memberKey is the context key of the member a forward goes to.
 type memberKey struct{}
 
+// watchFunc starts watching the member a forward went to; it calls
+// lapsed when the member stops holding the object, until ctx ends.
+type watchFunc func(ctx context.Context, lapsed func())
+
 // forward sends r to the member at dial once, and relays its answer. When
 // the member answers with a retry answer, or cannot be dialled, r is
 // replayed with retry if its body was kept (or it had none); a member
-// that does not answer in time gets the client a 504.
-func (d *Direct) forward(w http.ResponseWriter, r *http.Request, member, dial string, t dwkaffinity.Target, retry func(http.ResponseWriter, *http.Request, string) error) error {
-	out := *r.WithContext(context.WithValue(r.Context(), memberKey{}, member))
+// that does not answer in time gets the client a 504. With watch set, a
+// member that stops holding the object while the answer is awaited ends
+// the wait at once (see lapsed).
+func (d *Direct) forward(w http.ResponseWriter, r *http.Request, member, dial string, t dwkaffinity.Target, watch watchFunc, retry func(http.ResponseWriter, *http.Request, string) error) error {
+	ctx, lapse := watched(context.WithValue(r.Context(), memberKey{}, member), watch)
+	defer lapse.end()
+	out := *r.WithContext(ctx)
 	out.URL = cloneURL(r, dial)
 	out.RequestURI = ""
 	out.Close = false
@@ -73,6 +81,10 @@ func (d *Direct) forward(w http.ResponseWriter, r *http.Request, member, dial st
 		out.Body = noClose{bodyOf(kept, r.Body)}
 	}
 	res, err := d.transport.RoundTrip(&out)
+	lapse.answered()
+	if err != nil && lapse.fired() {
+		return d.lapsed(w, r, dial, lapse.sent(), kept, hasBody, retry)
+	}
 	if err != nil {
 		return d.forwardFailed(w, r, dial, err, kept, hasBody, retry)
 	}

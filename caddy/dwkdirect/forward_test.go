@@ -72,7 +72,7 @@ func TestForwardRelaysTheAnswer(t *testing.T) {
 	req.Header.Set(protocol.ObjectIDHeader, "forged")
 	rec := httptest.NewRecorder()
 	var p replay
-	if err := d.forward(rec, req, "m2", dial, target, p.fn); err != nil || p.called {
+	if err := d.forward(rec, req, "m2", dial, target, nil, p.fn); err != nil || p.called {
 		t.Fatalf("forward: %v, replayed %v", err, p.called)
 	}
 	if rec.Code != http.StatusCreated || rec.Body.String() != "made" || rec.Header().Get("X-Dwk-Member") != "m2" {
@@ -98,7 +98,7 @@ func TestForwardReplaysRetryAnswersWithTheBody(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "http://front/counter/a/increment", strings.NewReader("payload"))
 	rec := httptest.NewRecorder()
 	var p replay
-	if err := d.forward(rec, req, "m2", dial, target, p.fn); err != nil {
+	if err := d.forward(rec, req, "m2", dial, target, nil, p.fn); err != nil {
 		t.Fatal(err)
 	}
 	if !p.called || p.tried != dial || p.body != "payload" || rec.Code != http.StatusTeapot {
@@ -116,7 +116,7 @@ func TestForwardOverTheReplayLimitPassesTheRetryAnswerOn(t *testing.T) {
 	req := httptest.NewRequest(http.MethodPost, "http://front/counter/a/increment", strings.NewReader("payload"))
 	rec := httptest.NewRecorder()
 	var p replay
-	d.forward(rec, req, "m2", dial, target, p.fn)
+	d.forward(rec, req, "m2", dial, target, nil, p.fn)
 	if p.called || rec.Code != http.StatusServiceUnavailable || rec.Header().Get(protocol.RetryHeader) != protocol.RetryValue {
 		t.Errorf("replayed %v; client got %d %v", p.called, rec.Code, rec.Header())
 	}
@@ -131,7 +131,7 @@ func TestForwardDialErrorsAreReplayed(t *testing.T) {
 		req := httptest.NewRequest(method, "http://front/counter/a", strings.NewReader("x"))
 		rec := httptest.NewRecorder()
 		var p replay
-		d.forward(rec, req, "m2", dial, target, p.fn)
+		d.forward(rec, req, "m2", dial, target, nil, p.fn)
 		if !p.called || p.tried != dial {
 			t.Errorf("%s to a closed port: replay %+v, client got %d", method, p, rec.Code)
 		}
@@ -149,7 +149,7 @@ func TestForwardTimeoutIsAGatewayTimeout(t *testing.T) {
 	req := httptest.NewRequest(http.MethodGet, "http://front/counter/a", nil)
 	rec := httptest.NewRecorder()
 	var p replay
-	d.forward(rec, req, "m2", dial, target, p.fn)
+	d.forward(rec, req, "m2", dial, target, nil, p.fn)
 	if p.called || rec.Code != http.StatusGatewayTimeout {
 		t.Errorf("replayed %v; client got %d", p.called, rec.Code)
 	}
@@ -164,14 +164,14 @@ func TestForwardBrokenConnection(t *testing.T) {
 	get := httptest.NewRequest(http.MethodGet, "http://front/counter/a", nil)
 	rec := httptest.NewRecorder()
 	var p replay
-	d.forward(rec, get, "m2", dial, target, p.fn)
+	d.forward(rec, get, "m2", dial, target, nil, p.fn)
 	if !p.called {
 		t.Errorf("a GET whose connection broke was not replayed; client got %d", rec.Code)
 	}
 	post := httptest.NewRequest(http.MethodPost, "http://front/counter/a/increment", strings.NewReader("x"))
 	rec = httptest.NewRecorder()
 	p = replay{}
-	d.forward(rec, post, "m2", dial, target, p.fn)
+	d.forward(rec, post, "m2", dial, target, nil, p.fn)
 	if p.called || rec.Code != http.StatusBadGateway {
 		t.Errorf("a POST whose connection broke: replayed %v, client got %d (it may have run: 502, not a replay)", p.called, rec.Code)
 	}

@@ -1,6 +1,7 @@
 package dwkdirect
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -238,5 +239,11 @@ func (d *Direct) serve(w http.ResponseWriter, r *http.Request, retry func(http.R
 	if _, upgrade := r.Header["Upgrade"]; upgrade || r.ProtoMajor != 1 {
 		return false, nil
 	}
-	return true, d.forward(w, r, member, dial, t, retry)
+	var watch watchFunc
+	if t.IsObject() && view.Lapses != nil {
+		watch = func(ctx context.Context, lapsed func()) {
+			view.Lapses.Watch(ctx, t.Namespace, t.ID, member, lapsed)
+		}
+	}
+	return true, d.forward(w, r, member, dial, t, watch, retry)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 
+	"github.com/dwk/fleet/appliance/fleet/lapse"
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
@@ -82,6 +83,13 @@ func (u *Upstreams) start(ctx context.Context, members membership.Lister, leases
 		return fmt.Errorf("%w: %w", errConfig, err)
 	}
 	u.members, u.leases = view, cache
+	if h, ok := leases.(lapse.Holders); ok {
+		l, err := newLapses(h, view, cache)
+		if err != nil {
+			return fmt.Errorf("%w: %w", errConfig, err)
+		}
+		u.lapses = l
+	}
 	u.kick = make(chan struct{}, 1)
 
 	if err := view.Refresh(ctx); err != nil {

@@ -93,6 +93,7 @@ type Upstreams struct {
 	closers []func(context.Context) error // run by Cleanup, in reverse
 	members *membership.View
 	leases  *leasecache.Cache
+	lapses  fleetview.Lapses // nil when the lease lookup cannot read uncached
 	built   atomic.Pointer[built]
 	kick    chan struct{}
 	cancel  context.CancelFunc // ends the refresh loop
@@ -182,7 +183,7 @@ func (u *Upstreams) current() *built {
 		ms = append(ms, fleetview.Member{ID: m.ID, Dial: u.dialOf(m)})
 	}
 	snap := fleetview.NewSnapshot(ms)
-	b := &built{gen: gen, view: &fleetview.View{Members: snap, Leases: leaseHolders{u.leases}}}
+	b := &built{gen: gen, view: &fleetview.View{Members: snap, Leases: leaseHolders{u.leases}, Lapses: u.lapses}}
 	for _, m := range snap.Members() {
 		b.dials = append(b.dials, m.Dial)
 	}

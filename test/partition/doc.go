@@ -20,5 +20,7 @@
 //
 // The tests of this package are the partition cases of issue 16: a holder
 // cut off from libSQL, a holder cut off from its peers, libSQL slowed to
-// 200 ms per round trip, and libSQL restarted, each under load.
+// 200 ms per round trip, and libSQL restarted, each under load; and the
+// case of issue 33: a holder cut off from its peers is deposed by them,
+// its objects move within 5 s, and it rejoins once the cut heals.
 package partition

@@ -48,9 +48,9 @@ func TestHolderCutFromLibSQL(t *testing.T) {
 }
 
 // TestHolderCutFromPeers cuts the holder off from the other replicas, not
-// from libSQL: it keeps its leases, so its objects are unavailable
-// through the other front doors until the cut heals, but those must
-// answer within the bound instead of hanging.
+// from libSQL: its peers depose it and its objects move (which
+// TestCutHolderIsDeposed times); every request through the other front
+// doors must answer within the bound instead of hanging.
 func TestHolderCutFromPeers(t *testing.T) {
 	runScenario(t, scenario{
 		strike: func(t *testing.T, f *Fleet) (time.Time, func()) {

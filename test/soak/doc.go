@@ -30,7 +30,13 @@
 // increment of a counter until that counter next acknowledged one, over
 // the waits the fault kind is blamed for (the most disruptive fault
 // whose window, with its tail, overlaps them). "none" gives both for
-// the quiet stretches, as a baseline.
+// the quiet stretches, as a baseline. Each fault also has a closed-loop
+// client of its own (closedloop.go): one increment at a time of its own
+// counter, first placed on the victim, through another replica's front
+// door, while the fault and its tail last; the report and the Result give
+// each kind's longest wait for that client and its longest time without
+// its object (faults.<kind>.closed_loop_wait and
+// .closed_loop_without_object in the figures).
 //
 // `go test ./test/soak` runs a short soak with a fixed fault schedule that
 // covers every fault kind; `make soak DURATION=10m` runs a long one with a

@@ -28,6 +28,10 @@ type Injector struct {
 	rng   *rand.Rand
 	ttl   time.Duration
 	logf  func(format string, args ...any)
+	// closed runs each fault's closed-loop client.
+	closed *closedClients
+	// kind is the fault being injected.
+	kind Fault
 	// retired holds the replica processes that were killed or stopped,
 	// whose output the checks still read.
 	retired []*procs.Proc
@@ -52,6 +56,11 @@ func (in *Injector) Inject(kind Fault) {
 	if in.net == nil && slices.Contains(NetFaults, kind) {
 		in.t.Fatalf("fault %q needs the fleet in network namespaces", kind)
 	}
+	in.kind = kind
+	if slices.Contains([]Fault{Rolling, LibSQL, S3Outage, SlowStore}, kind) {
+		in.closed.start(kind, -1, "", in.publicURLs(), in.doors.Pick)
+	}
+	defer in.closed.end()
 	switch kind {
 	case Kill:
 		in.kill()
@@ -74,9 +83,20 @@ func (in *Injector) Inject(kind Fault) {
 	}
 }
 
+// victim picks the replica to fault and starts the fault's closed-loop
+// client through another replica's front door.
 func (in *Injector) victim() (int, *fleettest.Replica) {
 	i := in.rng.IntN(len(in.f.Replicas))
+	in.closed.start(in.kind, i, in.f.Replicas[i].Member, in.publicURLs(), in.doors.Pick)
 	return i, in.f.Replicas[i]
+}
+
+func (in *Injector) publicURLs() []string {
+	out := make([]string, len(in.f.Replicas))
+	for i, r := range in.f.Replicas {
+		out[i] = r.Public
+	}
+	return out
 }
 
 // kill sends SIGKILL to a replica, leaves it dead for 1–3s, and starts it

@@ -14,6 +14,7 @@ import (
 //	run.duration run.seed run.replicas run.lease_ttl run.mode run.outcome run.command run.load_ran
 //	faults.total faults.<kind>.injected faults.<kind>.failed faults.<kind>.ticks_missed
 //	faults.<kind>.longest_request faults.<kind>.longest_unavailable
+//	faults.<kind>.closed_loop_wait faults.<kind>.closed_loop_without_object
 //	failed.total failed.in_faults failed.forbidden (with no fault or during rolling restarts)
 //	ops.<op>.attempted|acknowledged|failed|lost|duplicated   lost.total
 //	cron.checked cron.missed cron.twice cron.handler_failed
@@ -55,6 +56,10 @@ func resultFigures(r Result) map[string]benchdocs.Figure {
 		figs[k+".ticks_missed"] = count(int64(c.CronTicksMissed), "ticks")
 		figs[k+".longest_request"] = benchdocs.Duration(seconds(c.LongestRequestS))
 		figs[k+".longest_unavailable"] = benchdocs.Duration(seconds(c.LongestUnavailableS))
+		if f != None {
+			figs[k+".closed_loop_wait"] = benchdocs.Duration(seconds(c.ClosedLoopWaitS))
+			figs[k+".closed_loop_without_object"] = benchdocs.Duration(seconds(c.ClosedLoopWithoutS))
+		}
 	}
 	figs["faults.total"] = count(injected, "faults")
 	figs["failed.total"] = count(failed, "requests")

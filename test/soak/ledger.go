@@ -55,6 +55,8 @@ type Ledger struct {
 	// requests is the longest request, answered or not, per fault kind
 	// blamed for its span.
 	requests longest
+	// closed holds each fault kind's closed-loop client figures.
+	closed map[Fault]closedLoop
 }
 
 // counterLedger bounds a counter's value: every acknowledged increment
@@ -71,7 +73,7 @@ type counterLedger struct {
 func NewLedger(tl *Timeline) *Ledger {
 	l := &Ledger{tl: tl, ops: map[Op]*opCount{}, counters: map[string]*counterLedger{},
 		messages: map[int64]bool{}, alarms: map[string]time.Time{}, samples: map[Fault][]string{}, byWindow: map[int]int64{},
-		requests: longest{}}
+		requests: longest{}, closed: map[Fault]closedLoop{}}
 	for _, op := range Ops {
 		l.ops[op] = &opCount{Failed: map[Fault]int64{}}
 	}

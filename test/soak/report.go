@@ -33,10 +33,10 @@ func Report(start time.Time, l *Ledger, tl *Timeline, o Outcome, ld *Load) strin
 
 	sb.WriteString("\n")
 	w = tabwriter.NewWriter(&sb, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "fault\tinjected\tfailed requests\tlongest request\tlongest unavailable\tcron ticks missed\tfailures allowed\t")
+	fmt.Fprintln(w, "fault\tinjected\tfailed requests\tlongest request\tlongest unavailable\tclosed-loop wait\tclosed-loop without object\tcron ticks missed\tfailures allowed\t")
 	injected := tl.Count()
 	failed := l.failedBy()
-	requests, gaps := l.longestRequests(), l.unavailable()
+	requests, gaps, closed := l.longestRequests(), l.unavailable(), l.closedLoops()
 	for _, f := range append([]Fault{None}, Faults...) {
 		allowed := "yes"
 		if !failuresAllowed(f) {
@@ -46,8 +46,12 @@ func Report(start time.Time, l *Ledger, tl *Timeline, o Outcome, ld *Load) strin
 		if f == None {
 			inj = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%d\t%v\t%v\t%d\t%s\t\n", f, inj, failed[f],
-			requests[f].D.Round(time.Millisecond), gaps[f].D.Round(time.Millisecond), len(o.TicksMissed[f]), allowed)
+		cw, cwo := "-", "-"
+		if c, ok := closed[f]; ok {
+			cw, cwo = c.Wait.Round(time.Millisecond).String(), c.Without.Round(time.Millisecond).String()
+		}
+		fmt.Fprintf(w, "%s\t%s\t%d\t%v\t%v\t%s\t%s\t%d\t%s\t\n", f, inj, failed[f],
+			requests[f].D.Round(time.Millisecond), gaps[f].D.Round(time.Millisecond), cw, cwo, len(o.TicksMissed[f]), allowed)
 	}
 	w.Flush()
 	for _, f := range append([]Fault{None}, Faults...) {

@@ -83,7 +83,19 @@ type FaultCount struct {
 	// kept incrementing it could not. LongestUnavailable says which
 	// counter, and when.
 	LongestUnavailableS float64 `json:"longest_unavailable_s"`
-	LongestUnavailable  string  `json:"longest_unavailable"`
+	// ClosedLoopWaitS is the longest wait, in seconds, for any one request
+	// of this kind's closed-loop clients: one client per fault, sending
+	// one increment at a time of its own counter (first placed on the
+	// victim) through another replica's front door, while the fault and
+	// its tail last. ClosedLoopWithoutS is the longest time such a client
+	// was without its object: from a request that failed until the next
+	// acknowledged one. ClosedLoopRequests and ClosedLoopFailed count
+	// their requests.
+	ClosedLoopWaitS    float64 `json:"closed_loop_wait_s"`
+	ClosedLoopWithoutS float64 `json:"closed_loop_without_object_s"`
+	ClosedLoopRequests int     `json:"closed_loop_requests"`
+	ClosedLoopFailed   int     `json:"closed_loop_failed"`
+	LongestUnavailable string  `json:"longest_unavailable"`
 }
 
 // OpCount is what happened to one kind of operation.
@@ -130,9 +142,11 @@ func result(o Options, kinds []Fault, started time.Time, loadRan time.Duration, 
 			StartS: w.start.Sub(started).Seconds(), EndS: w.end.Sub(started).Seconds(), Failed: byWindow[i]})
 	}
 	injected, failed := tl.Count(), l.failedBy()
-	requests, gaps := l.longestRequests(), l.unavailable()
+	requests, gaps, closed := l.longestRequests(), l.unavailable(), l.closedLoops()
 	for _, f := range append([]Fault{None}, Faults...) {
-		r.Faults[f] = FaultCount{Injected: injected[f], FailedRequests: failed[f], CronTicksMissed: len(out.TicksMissed[f]),
+		cl := closed[f]
+		r.Faults[f] = FaultCount{ClosedLoopWaitS: cl.Wait.Seconds(), ClosedLoopWithoutS: cl.Without.Seconds(),
+			ClosedLoopRequests: cl.Requests, ClosedLoopFailed: cl.Failed, Injected: injected[f], FailedRequests: failed[f], CronTicksMissed: len(out.TicksMissed[f]),
 			FailuresAllowed: failuresAllowed(f),
 			LongestRequestS: requests[f].D.Seconds(), LongestRequest: requests[f].describe(started),
 			LongestUnavailableS: gaps[f].D.Seconds(), LongestUnavailable: gaps[f].describe(started)}

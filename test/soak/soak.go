@@ -78,7 +78,8 @@ func Run(t testing.TB, o Options) Outcome {
 	l := NewLedger(tl)
 	ld := &Load{doors: doors, l: l, o: o.Load, seed: o.Seed}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x50a4))
-	in := &Injector{t: t, f: f, net: nf, doors: doors, tl: tl, rng: rng, ttl: o.LeaseTTL, logf: t.Logf}
+	in := &Injector{t: t, f: f, net: nf, doors: doors, tl: tl, rng: rng, ttl: o.LeaseTTL, logf: t.Logf,
+		closed: &closedClients{l: l, tail: tl.Tail}}
 
 	stop := make(chan struct{})
 	watchDone, loadDone := make(chan struct{}), make(chan struct{})
@@ -113,6 +114,7 @@ func Run(t testing.TB, o Options) Outcome {
 		time.Sleep(rest)
 	}
 	halt()
+	in.closed.wait()
 	ticksTo := time.Now().Unix() - 2
 	t.Logf("load ran %v; checking invariants", time.Since(start).Round(time.Second))
 	loadRan := time.Since(start)

@@ -58,6 +58,12 @@ type SchedulerConfig struct {
 // once, only the latest runs; this is logged and counted in Stats.Behind.
 // In a fleet, the replicas that were not behind have run those ticks.
 //
+// A replica that lost a tick keeps asking, every Claim.Retry, while the
+// tick's grace window lasts: if the winner's claim lapses before the tick
+// is done (the winner died), this replica takes the tick over and runs it.
+// A tick whose winner died mid-run may thus run twice (at least once); a
+// tick recorded done never runs again.
+//
 // Lifecycle: NewScheduler (no side effects) → Start → Drain and/or Stop.
 type Scheduler struct {
 	cfg   SchedulerConfig
@@ -198,82 +204,6 @@ func earliest(ts []time.Time) (time.Time, bool) {
 	return min, !min.IsZero()
 }
 
-// fire claims one tick and, if won, runs it.
-func (s *Scheduler) fire(e Entry, tick time.Time) {
-	defer s.runs.Done()
-	log := s.cfg.Logger.With("worker", e.Worker, "cron", e.Schedule.String(), "tick", tick)
-	s.stats.due.Add(1)
-	won, err := s.claim(e, tick, log)
-	switch {
-	case err != nil:
-		s.stats.missed.Add(1)
-		log.Error("cron tick missed: its claim kept failing until the tick's grace window ended (or the scheduler stopped)", "err", err)
-		return
-	case !won:
-		s.stats.lost.Add(1)
-		return
-	}
-	s.stats.runs.Add(1)
-	if err := s.run(e, tick); err != nil {
-		s.stats.runErrors.Add(1)
-		log.Error("cron handler failed; the tick is not retried", "err", err)
-	}
-}
-
-// MaxGrace bounds a tick's grace window: how long after its time a tick
-// whose claim failed (the claimer's store is unreachable) is claimed again.
-// The window also ends when the entry's next tick is due, so a tick never
-// runs after the one that follows it.
-const MaxGrace = 5 * time.Minute
-
-// claim claims a tick, retrying a claim that fails (not one that another
-// replica won) with backoff until the tick's grace window ends: a tick
-// due during a store outage runs once when the store is back, on one
-// replica, instead of being lost.
-func (s *Scheduler) claim(e Entry, tick time.Time, log *slog.Logger) (bool, error) {
-	deadline := e.Schedule.Next(tick)
-	if limit := tick.Add(MaxGrace); deadline.IsZero() || deadline.After(limit) {
-		deadline = limit
-	}
-	backoff := 250 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		won, err := s.cfg.Claimer.Claim(s.runCtx, e.Key(), tick)
-		if err == nil {
-			if attempt > 1 {
-				s.stats.lateClaims.Add(1)
-				log.Info("cron tick claimed after its store came back", "attempts", attempt)
-			}
-			return won, nil
-		}
-		s.stats.claimErrors.Add(1)
-		wait := min(backoff, deadline.Sub(s.cfg.Clock.Now()))
-		if wait <= 0 {
-			return false, err
-		}
-		if attempt == 1 {
-			log.Warn("cron tick claim failed; retrying within the tick's grace window", "until", deadline, "err", err)
-		}
-		select {
-		case <-s.drain:
-			return false, fmt.Errorf("%w (the scheduler stopped)", err)
-		case <-s.runCtx.Done():
-			return false, err
-		case <-s.cfg.Clock.After(wait):
-		}
-		backoff = min(2*backoff, 5*time.Second)
-	}
-}
-
-// run calls the handler, turning a panic into an error.
-func (s *Scheduler) run(e Entry, tick time.Time) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("cron handler of %q panicked: %v", e.Worker, r)
-		}
-	}()
-	return s.cfg.Run(s.runCtx, e.Worker, worker.ScheduledEvent{Cron: e.Schedule.String(), ScheduledTime: tick.UTC()})
-}
-
 // SchedulerStats are a Scheduler's counters since it was created.
 type SchedulerStats struct {
 	// Due counts ticks offered to the claimer. Behind counts the times an
@@ -287,10 +217,15 @@ type SchedulerStats struct {
 	Runs, Lost, ClaimErrors, LateClaims, Missed int64
 	// RunErrors counts runs whose handler returned an error or panicked.
 	RunErrors int64
+	// TakenOver counts ticks this replica ran after the winner's claim
+	// lapsed (the winner died, or could not renew). Lapsed counts claims
+	// of this replica found lapsed and taken over by another replica
+	// while or after it ran the tick.
+	TakenOver, Lapsed int64
 }
 
 type schedStats struct {
-	due, behind, runs, lost, claimErrors, lateClaims, missed, runErrors atomic.Int64
+	due, behind, runs, lost, claimErrors, lateClaims, missed, runErrors, takenOver, lapsed atomic.Int64
 }
 
 // Stats returns a snapshot of the scheduler's counters.
@@ -299,6 +234,6 @@ func (s *Scheduler) Stats() SchedulerStats {
 		Due: s.stats.due.Load(), Behind: s.stats.behind.Load(),
 		Runs: s.stats.runs.Load(), Lost: s.stats.lost.Load(), ClaimErrors: s.stats.claimErrors.Load(),
 		LateClaims: s.stats.lateClaims.Load(), Missed: s.stats.missed.Load(),
-		RunErrors: s.stats.runErrors.Load(),
+		RunErrors: s.stats.runErrors.Load(), TakenOver: s.stats.takenOver.Load(), Lapsed: s.stats.lapsed.Load(),
 	}
 }

@@ -149,15 +149,16 @@ type memClaimer struct {
 	taken map[string]bool
 }
 
-func (m *memClaimer) Claim(_ context.Context, schedule string, tick time.Time) (bool, error) {
+// memClaimer never hands a tick over.
+func (m *memClaimer) Claim(_ context.Context, schedule string, tick time.Time) (Claim, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	k := schedule + "@" + tick.Format(time.RFC3339Nano)
 	if m.taken[k] {
-		return false, nil
+		return Claim{}, nil
 	}
 	m.taken[k] = true
-	return true, nil
+	return Claim{Held: localTick{}}, nil
 }
 
 func TestSchedulersSharingAClaimerRunEachTickOnce(t *testing.T) {
@@ -202,8 +203,8 @@ func TestSchedulersSharingAClaimerRunEachTickOnce(t *testing.T) {
 
 type errClaimer struct{}
 
-func (errClaimer) Claim(context.Context, string, time.Time) (bool, error) {
-	return false, errors.New("coordination store unreachable")
+func (errClaimer) Claim(context.Context, string, time.Time) (Claim, error) {
+	return Claim{}, errors.New("coordination store unreachable")
 }
 
 // TestSchedulerMissesATickWhoseClaimFailsPastTheWindow: a claim that
@@ -235,11 +236,11 @@ func TestSchedulerMissesATickWhoseClaimFailsPastTheWindow(t *testing.T) {
 // comes back, then wins every claim.
 type flakyClaimer struct{ fails atomic.Int32 }
 
-func (f *flakyClaimer) Claim(context.Context, string, time.Time) (bool, error) {
+func (f *flakyClaimer) Claim(context.Context, string, time.Time) (Claim, error) {
 	if f.fails.Add(-1) >= 0 {
-		return false, errors.New("coordination store unreachable")
+		return Claim{}, errors.New("coordination store unreachable")
 	}
-	return true, nil
+	return Claim{Held: localTick{}}, nil
 }
 
 // TestSchedulerRetriesAFailedClaimWithinTheGraceWindow: a tick due while

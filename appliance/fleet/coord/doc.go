@@ -67,7 +67,7 @@
 //	("epoch", class, id)             per-object epoch counters, u64, never expire (lease)
 //	("alarm", "entry"|"due"|"claim", …)  object alarm index and claims (objcentral)
 //	("member", id)                   member records, JSON, expiring (fleet/membership)
-//	("cron", "tick", schedule, ms)   cron tick leases, expiring after 24h (cron/cronlease)
+//	("cron", "tick", schedule, ms)   cron tick claims, expiring after 10s unless renewed, 24h once done (cron/cronlease)
 //	("mode")                         the mode marker (fleet/markerstore)
 //	("diagnose", "cas", random)      dwk diagnose scratch keys, deleted, expire in 1m (fleet/probe)
 //	("caddy", prefix, "data"|"lock", …)  Caddy's certificate storage, sealed; locks expiring (caddy/dwkstorage)

@@ -22,8 +22,9 @@ const acquireAttempts = 3
 // tenure in the object's lease history (see History).
 //
 // It fails with a *HeldError (wrapping ErrHeld) when another member holds
-// the lease, ErrAlreadyHeld when this manager holds it, ErrDraining or
-// ErrClosed when the manager takes no new leases, and ErrContended after
+// the lease, ErrAlreadyHeld when this manager holds it, ErrDraining (or
+// ErrDeposed, which wraps it) or ErrClosed when the manager takes no new
+// leases, and ErrContended after
 // losing several races in a row. After an error wrapping
 // coord.ErrOutcomeUnknown the lease may have been written; it then
 // expires after the TTL, unless a re-read showed it was and Acquire
@@ -94,6 +95,8 @@ func (m *Manager) admit(k objKey) error {
 		return ErrClosed
 	case mgrDraining:
 		return ErrDraining
+	case mgrDeposed:
+		return ErrDeposed
 	}
 	if m.held[k] != nil {
 		return ErrAlreadyHeld

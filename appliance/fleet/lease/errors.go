@@ -16,6 +16,10 @@ var (
 	ErrContended = errors.New("lease: contended; try again")
 	// ErrDraining: the manager drains and takes no new leases.
 	ErrDraining = errors.New("lease: manager is draining")
+	// ErrDeposed: the fleet's other members cannot reach this replica;
+	// it takes no leases until Restore. It wraps ErrDraining, so callers
+	// that send work elsewhere while draining do so now too.
+	ErrDeposed = fmt.Errorf("%w: deposed by its unreachable peers", ErrDraining)
 	// ErrClosed: the manager is closed (or was never opened).
 	ErrClosed = errors.New("lease: manager is closed")
 	// ErrLost is the context cause of a lease that ended other than by

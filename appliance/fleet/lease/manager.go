@@ -15,7 +15,8 @@ import (
 // Manager acquires, renews and releases this replica's leases. Lifecycle:
 // New (defaults, no side effects) → Open (validates, starts the renewal
 // goroutine) → Drain (optional: no new leases) → Close (stops renewing and
-// releases every held lease). It is safe for concurrent use.
+// releases every held lease). While open it may be deposed and restored
+// any number of times (Depose, Restore). It is safe for concurrent use.
 type Manager struct {
 	cfg    Config
 	log    *slog.Logger
@@ -40,6 +41,9 @@ const (
 	mgrOpen
 	mgrDraining
 	mgrClosed
+	// mgrDeposed: the fleet's other members cannot reach this replica, so
+	// it holds and takes no leases until Restore (see Depose).
+	mgrDeposed
 )
 
 // objKey names one object's lease.
@@ -97,13 +101,13 @@ func (m *Manager) Config() Config { return m.cfg }
 func (m *Manager) Drain() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.state == mgrOpen {
+	if m.state == mgrOpen || m.state == mgrDeposed {
 		m.state = mgrDraining
 	}
 }
 
-// Draining reports whether the manager refuses new leases (draining or
-// closed).
+// Draining reports whether the manager refuses new leases (draining,
+// deposed or closed).
 func (m *Manager) Draining() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -184,6 +184,28 @@ func (h *Heartbeat) SetState(ctx context.Context, s State) error {
 	return nil
 }
 
+// SetDeposed marks the record deposed, or no longer deposed, and writes
+// it at once (one round trip), so that a replica waiting on a forward to
+// it stops waiting. If the write fails the mark goes out with the next
+// periodic write.
+func (h *Heartbeat) SetDeposed(ctx context.Context, deposed bool) error {
+	h.mu.Lock()
+	if h.stopped {
+		h.mu.Unlock()
+		return ErrStopped
+	}
+	h.self.Deposed = deposed
+	started := h.started
+	h.mu.Unlock()
+	if !started {
+		return nil
+	}
+	if err := h.write(ctx); err != nil {
+		return fmt.Errorf("set deposed %v: %w", deposed, err)
+	}
+	return nil
+}
+
 // Self returns the record as this replica last set it.
 func (h *Heartbeat) Self() Member {
 	h.mu.Lock()

@@ -69,6 +69,9 @@ type Member struct {
 	// Heartbeat is when the record was last written, by the replica's
 	// clock.
 	Heartbeat time.Time `json:"heartbeat"`
+	// Deposed says the replica's peers cannot reach it and deposed it
+	// (package depose): it holds no object and answers no forward.
+	Deposed bool `json:"deposed,omitempty"`
 	// Expires is when the record expires by the libSQL server's clock
 	// unless it is written again. Set by Registry reads; not stored in
 	// the record.

@@ -103,7 +103,8 @@ func NewView(l Lister, o ViewOptions) (*View, error) {
 	return &View{lister: l, opts: o, stop: make(chan struct{}), done: make(chan struct{})}, nil
 }
 
-// Ready returns the members in state ready, sorted by id. It does no I/O
+// Ready returns the members in state ready that are not deposed (package
+// depose), sorted by id: the members new objects may be placed on. It does no I/O
 // and does not allocate, so the load balancer may call it for every
 // request. The slice is shared: callers must not modify it. Between
 // changes of the ready set the same slice is returned (see Generation);
@@ -192,7 +193,7 @@ func newSnapshot(prev *snapshot, ms []Member, at time.Time) *snapshot {
 	s := &snapshot{all: all, index: make(map[string]int, len(all)), at: at}
 	for i, m := range all {
 		s.index[m.ID] = i
-		if m.State == StateReady {
+		if m.State == StateReady && !m.Deposed {
 			s.ready = append(s.ready, m)
 		}
 	}

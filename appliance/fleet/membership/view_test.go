@@ -49,7 +49,9 @@ func equal(a, b []string) bool {
 
 func TestViewReadyIsSortedAndFiltered(t *testing.T) {
 	store := newMemStore()
-	store.set(member("c", StateReady), member("a", StateReady), member("b", StateDraining), member("d", StateStarting), member("e", StateReady))
+	deposed := member("f", StateReady)
+	deposed.Deposed = true
+	store.set(member("c", StateReady), member("a", StateReady), member("b", StateDraining), member("d", StateStarting), member("e", StateReady), deposed)
 	v := newTestView(t, store, newFakeClock())
 	if got := v.Ready(); got != nil {
 		t.Errorf("Ready before Start = %v, want nil", got)
@@ -60,7 +62,7 @@ func TestViewReadyIsSortedAndFiltered(t *testing.T) {
 	if got, want := ids(v.Ready()), []string{"a", "c", "e"}; !equal(got, want) {
 		t.Errorf("Ready = %v, want %v", got, want)
 	}
-	if got, want := ids(v.Members()), []string{"a", "b", "c", "d", "e"}; !equal(got, want) {
+	if got, want := ids(v.Members()), []string{"a", "b", "c", "d", "e", "f"}; !equal(got, want) {
 		t.Errorf("Members = %v, want %v", got, want)
 	}
 	if m, ok := v.Get("b"); !ok || m.State != StateDraining {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/fleet/lapse"
 	"github.com/dwk/fleet/appliance/fleet/lease"
+	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/caddy/internal/leasecache"
 )
 
@@ -14,7 +16,10 @@ type Leases struct {
 	conn *Conn
 }
 
-var _ leasecache.Lookup = Leases{}
+var (
+	_ leasecache.Lookup = Leases{}
+	_ lapse.Holders     = Leases{}
+)
 
 // NewLeases returns a lease lookup over conn.
 func NewLeases(conn *Conn) Leases { return Leases{conn: conn} }
@@ -48,4 +53,36 @@ func (l Leases) Holders(ctx context.Context, keys []leasecache.Key) ([]string, e
 		out[i] = rec.Holder
 	}
 	return out, nil
+}
+
+// Holder reads the lease of object id (hex) of class now, in one round
+// trip: "" when no live record names a holder.
+func (l Leases) Holder(ctx context.Context, class, id string) (string, error) {
+	st, err := l.conn.Store(ctx)
+	if err != nil {
+		return "", err
+	}
+	e, err := st.Get(ctx, lease.KeyFor(class, id))
+	if err != nil {
+		return "", fmt.Errorf("look up lease %s/%s: %w", class, id, err)
+	}
+	if !e.Exists() {
+		return "", nil
+	}
+	rec, err := lease.DecodeRecord(e.Value)
+	if err != nil {
+		return "", fmt.Errorf("look up lease %s/%s: %w", class, id, err)
+	}
+	return rec.Holder, nil
+}
+
+// Alive reports whether member has a live member record now that is not
+// deposed, in one round trip.
+func (l Leases) Alive(ctx context.Context, member string) (bool, error) {
+	st, err := l.conn.Store(ctx)
+	if err != nil {
+		return false, err
+	}
+	m, ok, err := membership.NewRegistry(st, l.conn.log).Get(ctx, member)
+	return ok && !m.Deposed, err
 }

@@ -104,12 +104,22 @@ type Leases interface {
 	Holder(ctx context.Context, namespace string, id objectid.ID) (holder string, ok bool)
 }
 
+// Lapses watches the member a request for an object was forwarded to.
+type Lapses interface {
+	// Watch calls lapsed, once, from another goroutine, when member
+	// stops holding the object, or will never take it (see
+	// appliance/fleet/lapse). Watching ends when ctx ends.
+	Watch(ctx context.Context, namespace string, id objectid.ID, member string, lapsed func())
+}
+
 // View is the fleet as one request sees it.
 type View struct {
 	// Members is the snapshot the request's upstream list was built from.
 	Members *Snapshot
 	// Leases looks up lease holders; nil when the source has none.
 	Leases Leases
+	// Lapses watches forwards; nil when the source has none.
+	Lapses Lapses
 }
 
 // Attach makes v the view of r. It does nothing when r was not prepared by

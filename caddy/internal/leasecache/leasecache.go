@@ -231,6 +231,16 @@ func (c *Cache) read(ctx context.Context, k Key, cl *call) {
 	close(cl.done)
 }
 
+// Put records holder ("" for none) as k's answer, read now elsewhere
+// (e.g. by a forward that saw the lease lapse), so that the next request
+// is routed by it.
+func (c *Cache) Put(k Key, holder string) {
+	now := c.o.Now()
+	c.mu.Lock()
+	c.storeLocked(k, holder, now)
+	c.mu.Unlock()
+}
+
 // storeLocked records an answer read at now.
 func (c *Cache) storeLocked(k Key, holder string, now time.Time) {
 	e := c.entries[k]

@@ -77,17 +77,17 @@ func newClaimer(t *testing.T, s *coord.Store, member string, o Options) *Claimer
 func TestClaimOncePerTick(t *testing.T) {
 	db := newFleetDB(t)
 	a := newClaimer(t, db.open(t, nil), "a", Options{})
-	b := newClaimer(t, db.open(t, nil), "b", Options{TTL: 300 * time.Millisecond})
+	b := newClaimer(t, db.open(t, nil), "b", Options{ClaimTTL: 300 * time.Millisecond})
 	ctx := ctxFor(t) // after the setup, which may be slow on a loaded machine
 	tick := time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)
 
 	claim := func(c *Claimer, schedule string, tick time.Time) bool {
 		t.Helper()
-		won, err := c.Claim(ctx, schedule, tick)
+		cl, err := c.Claim(ctx, schedule, tick)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return won
+		return cl.Held != nil
 	}
 	if !claim(a, "w * * * * * *", tick) {
 		t.Fatal("first claim of a tick lost")
@@ -113,9 +113,13 @@ func TestClaimOncePerTick(t *testing.T) {
 	if !claim(b, "other * * * * * *", tick) {
 		t.Error("the same tick of another schedule was not claimable")
 	}
-	// b's leases expire after its short TTL, by the server's clock.
-	wait.For(t, "a lease with a 300ms TTL to expire", func() bool { return claim(a, "other * * * * * *", tick) })
+	// b's claims, neither renewed nor done, lapse after its short claim
+	// TTL, by the server's clock.
+	wait.For(t, "a claim with a 300ms TTL to lapse", func() bool { return claim(a, "other * * * * * *", tick) })
 }
+
+// claimed turns a Claim's answer into whether it won.
+func claimed(c cron.Claim, err error) (bool, error) { return c.Held != nil, err }
 
 // lossy forwards requests and, while drop > 0, throws the response away:
 // the server did the work but the client never hears of it.
@@ -142,16 +146,16 @@ func TestLostAnswerIsReadBack(t *testing.T) {
 	tick := time.Date(2026, 1, 1, 0, 0, 1, 0, time.UTC)
 
 	tr.drop.Store(1) // the commit lands, its answer is lost
-	won, err := a.Claim(ctx, "s", tick)
+	won, err := claimed(a.Claim(ctx, "s", tick))
 	if err != nil || !won {
 		t.Fatalf("Claim with a lost answer = %v, %v; want a win found by reading back", won, err)
 	}
-	if won, err := b.Claim(ctx, "s", tick); err != nil || won {
+	if won, err := claimed(b.Claim(ctx, "s", tick)); err != nil || won {
 		t.Errorf("another replica's Claim = %v, %v; want a loss", won, err)
 	}
 
 	tr.drop.Store(1)
-	won, err = a.Claim(ctx, "s", tick.Add(time.Second))
+	won, err = claimed(a.Claim(ctx, "s", tick.Add(time.Second)))
 	if err != nil || !won {
 		t.Fatalf("second lost answer: %v, %v", won, err)
 	}
@@ -170,6 +174,9 @@ func TestNewValidates(t *testing.T) {
 	}
 	if _, err := New(&coord.Store{}, "a", Options{TTL: -time.Second}); !errors.Is(err, ErrConfig) {
 		t.Errorf("New(negative ttl) = %v", err)
+	}
+	if _, err := New(&coord.Store{}, "a", Options{TTL: time.Second, ClaimTTL: time.Second}); !errors.Is(err, ErrConfig) {
+		t.Errorf("New(claim ttl not shorter than ttl) = %v", err)
 	}
 }
 

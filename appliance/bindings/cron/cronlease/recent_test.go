@@ -14,11 +14,11 @@ func TestRecent(t *testing.T) {
 	ctx := ctxFor(t)
 	t0 := time.UnixMilli(1_900_000_000_000).UTC()
 	for i, c := range []*Claimer{a, b, a, b} {
-		if won, err := c.Claim(ctx, "w * * * * *", t0.Add(time.Duration(i)*time.Minute)); err != nil || !won {
+		if won, err := claimed(c.Claim(ctx, "w * * * * *", t0.Add(time.Duration(i)*time.Minute))); err != nil || !won {
 			t.Fatalf("claim %d: %v, %v", i, won, err)
 		}
 	}
-	if won, err := a.Claim(ctx, "other * * * * *", t0.Add(time.Hour)); err != nil || !won {
+	if won, err := claimed(a.Claim(ctx, "other * * * * *", t0.Add(time.Hour))); err != nil || !won {
 		t.Fatalf("claim of another schedule: %v, %v", won, err)
 	}
 	got, err := b.Recent(ctx, "w * * * * *", 3)

@@ -39,6 +39,11 @@ type ForwarderConfig struct {
 	// Placer, when set, forgets its cached lookup of an object whose
 	// holder could not be reached, so the next request looks again.
 	Placer *Placer
+	// Watch, when set, watches each forward's holder: one that stops
+	// holding the object before it answers ends the wait at once, with a
+	// 504 if a connection took the request (it may have run), else the
+	// retry answer (nothing ran).
+	Watch WatchFunc
 	// Metrics, when set, counts forwards by result (forwardResults), every
 	// series exported from the start at 0.
 	Metrics *metrics.Metrics
@@ -57,6 +62,7 @@ type ForwarderConfig struct {
 type Forwarder struct {
 	proxy   *httputil.ReverseProxy
 	placer  *Placer
+	watch   WatchFunc
 	metrics *metrics.Metrics
 	log     *slog.Logger
 }
@@ -75,7 +81,7 @@ func NewForwarder(cfg ForwarderConfig) *Forwarder {
 		t.ResponseHeaderTimeout = cfg.HeaderTimeout
 		base = t
 	}
-	f := &Forwarder{placer: cfg.Placer, metrics: cfg.Metrics, log: cfg.Logger.With("component", "objcentral")}
+	f := &Forwarder{placer: cfg.Placer, watch: cfg.Watch, metrics: cfg.Metrics, log: cfg.Logger.With("component", "objcentral")}
 	if f.metrics != nil {
 		for _, r := range forwardResults {
 			f.metrics.Forwards.WithLabelValues(r)
@@ -113,7 +119,9 @@ func (f *Forwarder) Forward(w http.ResponseWriter, r *http.Request, id worker.Ob
 		protocol.WriteRetry(w)
 		return
 	}
-	ctx := context.WithValue(r.Context(), targetKey{}, target{id: id, holder: holder, hops: hops + 1})
+	ctx, end := watchForward(r.Context(), f.watch, id, holder)
+	defer end()
+	ctx = context.WithValue(ctx, targetKey{}, target{id: id, holder: holder, hops: hops + 1})
 	f.proxy.ServeHTTP(w, r.WithContext(ctx))
 }
 
@@ -153,6 +161,7 @@ func rewrite(pr *httputil.ProxyRequest) {
 // drains or lost the object: the cached lookup is dropped so the next
 // request looks the lease up again.
 func (f *Forwarder) answered(resp *http.Response) error {
+	answeredWatch(resp.Request.Context())
 	f.count("ok")
 	if resp.StatusCode == http.StatusServiceUnavailable && f.placer != nil {
 		if t, ok := resp.Request.Context().Value(targetKey{}).(target); ok {
@@ -165,6 +174,18 @@ func (f *Forwarder) answered(resp *http.Response) error {
 // failed answers a forward that got no response from the holder.
 func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 	t, _ := r.Context().Value(targetKey{}).(target)
+	if lapsed, sent := lapsedForward(r.Context()); lapsed {
+		f.count("lapsed")
+		if f.placer != nil {
+			f.placer.Invalidate(t.id)
+		}
+		if !sent {
+			protocol.WriteRetry(w)
+			return
+		}
+		http.Error(w, fmt.Sprintf("object %s: its replica %s stopped holding it before it answered; the request may have run", t.id, t.holder), http.StatusGatewayTimeout)
+		return
+	}
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		// The client went away.
 		f.count("canceled")
@@ -198,8 +219,9 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // forwardResults are the results forwards are counted by: answered by the
-// holder, a loop refused, the client gone, the holder unreachable.
-var forwardResults = []string{"ok", "loop", "canceled", "error"}
+// holder, a loop refused, the client gone, the holder unreachable, the
+// holder's hold on the object lapsed before it answered.
+var forwardResults = []string{"ok", "loop", "canceled", "error", "lapsed"}
 
 func (f *Forwarder) count(result string) {
 	if f.metrics != nil {
