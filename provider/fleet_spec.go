@@ -349,6 +349,7 @@ func (s *fleetSpec) deployHost(h *hostSpec, t deploy.Target) (*deploy.Host, erro
 	dh := &deploy.Host{
 		Name: h.Label(), Target: t, InstallDir: h.InstallDir, Service: s.Service, Unit: h.Unit,
 		Member: h.Member, AdminAddr: deploy.DialAddr(h.Admin), AdminToken: s.AdminToken, DrainTimeout: s.DrainTimeout,
+		Privileged: deploy.Privileged(h.Public, h.Internal, h.Admin),
 	}
 	b, err := config.Encode(s.render(h))
 	if err != nil {

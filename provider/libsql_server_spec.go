@@ -269,6 +269,7 @@ func (s *serverSpec) deployHost(t deploy.Target) (*deploy.Host, error) {
 		Name: s.SSH.Name(), Target: t, InstallDir: s.InstallDir, Service: s.Service, Unit: "dwk-" + s.Name + ".service",
 		Member: s.Name, AdminAddr: deploy.DialAddr(s.Listen), Program: deploy.LibSQLServer, Config: s.render(), PKI: s.pki(),
 		DrainTimeout: defaults.LibSQLStopTimeout, DataDir: s.DataDir, KeepData: !s.ForceDestroy,
+		Privileged: deploy.Privileged(s.Listen, s.AdminListen),
 	}
 	if s.TLSCert != nil {
 		c, err := pinned(s.TLSCert)

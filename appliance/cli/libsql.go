@@ -106,7 +106,11 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	cfg.Version = buildinfo.Version()
-	cfg.Logger = slog.New(slog.NewTextHandler(stderr, nil))
+	var logs slog.Handler = slog.NewTextHandler(stderr, nil)
+	if j := toJournal(stderr, slog.LevelInfo, nil, logs); j != nil {
+		logs = j
+	}
+	cfg.Logger = slog.New(logs)
 
 	srv := libsql.New(cfg)
 	if err := srv.Open(); err != nil {

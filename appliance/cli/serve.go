@@ -37,7 +37,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	// Until the config says how to log, log as its default does.
-	log := newLogger(config.Log{}, stderr)
+	log := newLogger(config.Log{}, stderr, nil)
 	slog.SetDefault(log)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -52,7 +52,7 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	if *listen != "" {
 		c.Listen.Public = *listen
 	}
-	log = newLogger(c.Log, stderr)
+	log = newLogger(c.Log, stderr, journalFields(c.Fleet.Member))
 	// Components that default to slog.Default log through this logger too
 	// (the embedded Caddy redirects the standard log package at init).
 	slog.SetDefault(log)
@@ -84,13 +84,18 @@ func runServe(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func newLogger(c config.Log, w io.Writer) *slog.Logger {
+// newLogger logs as c says to w; when w is the journal stream systemd
+// connected and c asks for no JSON, it logs to the journal with fields
+// (MEMBER from fields, WORKER, LEVEL; package journal) instead.
+func newLogger(c config.Log, w io.Writer, fields map[string]string) *slog.Logger {
 	var level slog.Level
 	level.UnmarshalText([]byte(c.Level))
 	opts := &slog.HandlerOptions{Level: level}
 	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if c.Format == "json" {
 		h = slog.NewJSONHandler(w, opts)
+	} else if j := toJournal(w, level, fields, h); j != nil {
+		h = j
 	}
 	// Records logged under a tailed request join its event (dwk tail).
 	return slog.New(tail.NewHandler(h))

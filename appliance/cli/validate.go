@@ -116,7 +116,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	c, _, err := loadConfigWith(context.Background(), fs.Arg(0), loadOptions{env: *env, start: true, log: newLogger(config.Log{Level: "warn"}, stderr), buildLog: stderr})
+	c, _, err := loadConfigWith(context.Background(), fs.Arg(0), loadOptions{env: *env, start: true, log: newLogger(config.Log{Level: "warn"}, stderr, nil), buildLog: stderr})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1

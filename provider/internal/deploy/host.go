@@ -84,6 +84,9 @@ type Host struct {
 	// KeepData leaves DataDir (and the install directory holding it) in
 	// place when the host is removed.
 	KeepData bool
+	// Privileged says the program binds a port below 1024 (see
+	// Privileged): its systemd unit keeps CAP_NET_BIND_SERVICE.
+	Privileged bool
 }
 
 // Artifact is the dwk binary to deploy.

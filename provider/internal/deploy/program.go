@@ -30,6 +30,16 @@ type Program struct {
 	Status bool
 	// Doc is the documentation URL the systemd unit names.
 	Doc string
+	// NoFile is the systemd unit's LimitNOFILE. Default: 65536.
+	NoFile int
+}
+
+// noFile is p's LimitNOFILE.
+func (p *Program) noFile() int {
+	if p.NoFile > 0 {
+		return p.NoFile
+	}
+	return 65536
 }
 
 // Replica is a dwk replica: `dwk serve --config dwk.json`.
@@ -41,6 +51,8 @@ var Replica = &Program{
 	ReadyPath:  "/readyz",
 	Status:     true,
 	Doc:        "https://registry.terraform.io/providers/dwk/dwk/latest/docs/resources/fleet",
+	// A proxied WebSocket holds two descriptors.
+	NoFile: 1 << 20,
 }
 
 // LibSQLServer is the bundled libSQL server: `dwk libsql --config

@@ -54,7 +54,8 @@ const sudo = `S=; [ "$(id -u)" = 0 ] || S="sudo -n"; `
 // systemd runs the replica as a unit in /etc/systemd/system.
 type systemd struct{}
 
-// UnitFile renders the systemd unit of h.
+// UnitFile renders the systemd unit of h: its program, run as its own
+// system user in a sandbox (see sandbox.go).
 func UnitFile(h *Host) string {
 	stopTimeout := h.DrainTimeout + stopMargin
 	p := h.program()
@@ -67,24 +68,24 @@ Wants=network-online.target
 
 [Service]
 Type=simple
-WorkingDirectory=%[2]s
+WorkingDirectory=%[8]s
 ExecStart=%[2]s/current %[6]s %[7]s
 KillSignal=SIGTERM
 KillMode=mixed
 TimeoutStopSec=%[3]d
 Restart=on-failure
 RestartSec=2
-LimitNOFILE=1048576
-
+%[9]s
 [Install]
 WantedBy=multi-user.target
-`, h.Member, h.InstallDir, int(stopTimeout.Seconds()), p.Kind, p.Doc, strings.Join(p.Command, " "), h.config(""))
+`, h.Member, h.InstallDir, int(stopTimeout.Seconds()), p.Kind, p.Doc, strings.Join(p.Command, " "), h.config(""), h.dataDir(), sandbox(h))
 }
 
 func unitPath(h *Host) string { return "/etc/systemd/system/" + h.Unit }
 
 func (systemd) start(ctx context.Context, h *Host) error {
-	cmd := sudo + fmt.Sprintf(`{ $S tee %[1]s >/dev/null && $S systemctl daemon-reload; } || exit 1
+	cmd := sudo + prepareUser(h) + fmt.Sprintf(`
+{ $S tee %[1]s >/dev/null && $S systemctl daemon-reload; } || exit 1
 $S systemctl enable %[2]s >/dev/null 2>&1
 $S systemctl reset-failed %[2]s >/dev/null 2>&1
 $S systemctl start %[2]s`,
@@ -104,8 +105,8 @@ func (systemd) stop(ctx context.Context, h *Host) error {
 }
 
 func (s systemd) remove(ctx context.Context, h *Host) error {
-	cmd := sudo + fmt.Sprintf(`if [ -e %[1]s ]; then $S systemctl disable --now %[2]s >/dev/null 2>&1; $S rm -f %[1]s && $S systemctl daemon-reload; $S systemctl reset-failed %[2]s >/dev/null 2>&1; fi; true`,
-		quote(unitPath(h)), quote(h.Unit))
+	cmd := sudo + fmt.Sprintf(`if [ -e %[1]s ]; then $S systemctl disable --now %[2]s >/dev/null 2>&1; $S rm -f %[1]s && $S systemctl daemon-reload; $S systemctl reset-failed %[2]s >/dev/null 2>&1; %[3]s; fi; true`,
+		quote(unitPath(h)), quote(h.Unit), removeUser(h))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		return fmt.Errorf("remove unit %s: %w", h.Unit, err)
 	}
