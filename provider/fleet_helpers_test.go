@@ -21,6 +21,7 @@ import (
 
 	"github.com/dwk/fleet/provider/internal/deploy"
 	"github.com/dwk/fleet/test/freeport"
+	"github.com/dwk/fleet/test/machines"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/sshd"
 )
@@ -54,6 +55,15 @@ var v2Build struct {
 
 func TestMain(m *testing.M) {
 	accEnv()
+	if os.Getenv("TF_ACC") != "" {
+		// The systemd tests' machines need a root file system that takes
+		// minutes to build the first time: build it while other tests run.
+		go func() {
+			if err := machines.Warm(); err != nil {
+				fmt.Fprintln(os.Stderr, "machines: building the root file system:", err)
+			}
+		}()
+	}
 	code := m.Run()
 	if v2Build.dir != "" {
 		os.RemoveAll(v2Build.dir)

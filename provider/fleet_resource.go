@@ -272,7 +272,7 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				NestedObject: schema.NestedAttributeObject{Attributes: hostAttributes()},
 			},
 			"service": schema.StringAttribute{
-				MarkdownDescription: "How replicas run: `\"systemd\"` (a unit in /etc/systemd/system), `\"process\"` (a detached `dwk supervise` " +
+				MarkdownDescription: "How replicas run: `\"systemd\"` (a unit in /etc/systemd/system, run as a system user of its own in a sandbox; see docs/operations.md), `\"process\"` (a detached `dwk supervise` " +
 					"that restarts a failed replica with backoff) or `\"auto\"` (systemd where the host was booted with it, else process). Default: `\"" + defaults.Service + "\"`.",
 				Optional: true, Computed: true, Default: stringdefault.StaticString(defaults.Service),
 				Validators: []validator.String{stringvalidator.OneOf(deploy.ServiceAuto, deploy.ServiceSystemd, deploy.ServiceProcess)},

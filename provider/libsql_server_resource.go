@@ -250,7 +250,7 @@ func (r *libsqlServerResource) Schema(ctx context.Context, _ resource.SchemaRequ
 				},
 			},
 			"service": schema.StringAttribute{
-				MarkdownDescription: "`\"systemd\"`, `\"process\"` (a detached `dwk supervise`) or `\"auto\"` (systemd where the host was booted with it). Default: `\"" + defaults.Service + "\"`.",
+				MarkdownDescription: "`\"systemd\"` (a unit run as a system user of its own in a sandbox; see docs/operations.md), `\"process\"` (a detached `dwk supervise`) or `\"auto\"` (systemd where the host was booted with it). Default: `\"" + defaults.Service + "\"`.",
 				Optional:            true, Computed: true, Default: stringdefault.StaticString(defaults.Service),
 				Validators: []validator.String{stringvalidator.OneOf(deploy.ServiceAuto, deploy.ServiceSystemd, deploy.ServiceProcess)},
 			},

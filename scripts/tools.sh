@@ -6,7 +6,7 @@
 #   scripts/tools.sh                  # everything make test needs
 #   scripts/tools.sh versitygw        # only the named tools (make demo)
 #
-# Tools: node, examples, versitygw, pebble, terraform, sshd, nftables, promtool, chromium, tfplugindocs, goreleaser. terraform
+# Tools: node, examples, versitygw, pebble, terraform, sshd, nftables, machines, promtool, chromium, tfplugindocs, goreleaser. terraform
 # is not installed here (it comes from HashiCorp, not from a registry this
 # project uses); it is only checked. Under CI (CI=true) every tool that
 # cannot be installed is an error, since the tests that need it fail there;
@@ -126,6 +126,18 @@ tool_nftables() {
   fi
 }
 
+# machines: the provider's systemd tests boot Debian machines with
+# systemd-nspawn from a root file system debootstrap builds (test/machines).
+tool_machines() {
+  [ -x /usr/bin/systemd-nspawn ] && [ -x /usr/sbin/debootstrap ] && return 0
+  if [ "$(id -u)" = 0 ]; then
+    say "apt-get install systemd-container debootstrap (systemd machines for the provider's systemd tests)"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq systemd-container debootstrap >/dev/null
+  else
+    missing systemd-nspawn "apt-get install -y systemd-container debootstrap (as root)"
+  fi
+}
+
 # promtool: test/dashboard checks examples/prometheus/prometheus.yml with
 # promtool check config; Debian ships it in the prometheus package.
 tool_promtool() {
@@ -167,10 +179,10 @@ tool_goreleaser() {
   fi
 }
 
-[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables promtool chromium tfplugindocs goreleaser
+[ $# -gt 0 ] || set -- node versitygw pebble terraform sshd nftables machines promtool chromium tfplugindocs goreleaser
 for tool in "$@"; do
   case "$tool" in
-    node | examples | versitygw | pebble | terraform | sshd | nftables | promtool | chromium | tfplugindocs | goreleaser) "tool_$tool" ;;
-    *) echo "usage: $0 [node|examples|versitygw|pebble|terraform|sshd|nftables|promtool|chromium|tfplugindocs|goreleaser]..." >&2; exit 2 ;;
+    node | examples | versitygw | pebble | terraform | sshd | nftables | machines | promtool | chromium | tfplugindocs | goreleaser) "tool_$tool" ;;
+    *) echo "usage: $0 [node|examples|versitygw|pebble|terraform|sshd|nftables|machines|promtool|chromium|tfplugindocs|goreleaser]..." >&2; exit 2 ;;
   esac
 done

@@ -129,5 +129,5 @@ func removeUser(h *Host) string {
 	if h.KeepData {
 		return "true"
 	}
-	return fmt.Sprintf(`if id -u %[1]s >/dev/null 2>&1 && command -v userdel >/dev/null 2>&1; then $S userdel %[1]s >/dev/null 2>&1 || true; fi`, quote(ServiceUser(h.Unit)))
+	return fmt.Sprintf(`if id -u %[1]s >/dev/null 2>&1; then $S userdel %[1]s || { echo "could not delete the system user %[1]s" >&2; exit 1; }; fi`, quote(ServiceUser(h.Unit)))
 }

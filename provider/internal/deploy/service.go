@@ -105,7 +105,7 @@ func (systemd) stop(ctx context.Context, h *Host) error {
 }
 
 func (s systemd) remove(ctx context.Context, h *Host) error {
-	cmd := sudo + fmt.Sprintf(`if [ -e %[1]s ]; then $S systemctl disable --now %[2]s >/dev/null 2>&1; $S rm -f %[1]s && $S systemctl daemon-reload; $S systemctl reset-failed %[2]s >/dev/null 2>&1; %[3]s; fi; true`,
+	cmd := sudo + fmt.Sprintf(`if [ -e %[1]s ]; then $S systemctl disable --now %[2]s >/dev/null 2>&1; $S rm -f %[1]s && $S systemctl daemon-reload; $S systemctl reset-failed %[2]s >/dev/null 2>&1; fi; %[3]s`,
 		quote(unitPath(h)), quote(h.Unit), removeUser(h))
 	if _, err := h.Target.Run(ctx, cmd, nil); err != nil {
 		return fmt.Errorf("remove unit %s: %w", h.Unit, err)
