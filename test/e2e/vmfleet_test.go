@@ -12,59 +12,52 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
-	"github.com/dwk/fleet/test/freeport"
+	"github.com/dwk/fleet/test/machines"
 	"github.com/dwk/fleet/test/s3server"
-	"github.com/dwk/fleet/test/sshd"
 )
 
-// TestVMFleetExample applies examples/vm-fleet to three bare sshd hosts
-// (127.0.0.2-4) and a versitygw S3 endpoint: the libSQL server with its
-// backup on the first, a replica on each of the others. The counter is
-// served through each replica, the libSQL server's backup reaches the
-// bucket, a second plan is empty, and destroy leaves nothing running.
+// TestVMFleetExample applies examples/vm-fleet to three booted Debian
+// machines with systemd (test/machines) and a versitygw S3 endpoint on
+// their bridge: the libSQL server with its backup on the first, a replica
+// on each of the others, every one a systemd unit. The counter is served
+// through each replica, the libSQL server's backup reaches the bucket, a
+// second plan is empty, and destroy leaves no unit, file or process.
 func TestVMFleetExample(t *testing.T) {
 	skipShort(t)
-	hosts := sshd.Start(t, 3)
+	set := machines.Boot(t, 3)
+	hosts := set.Machines
 	bin := clis()[0].require(t)
-	s3s := s3server.Start(t)
+	s3s := s3server.StartOn(t, set.HostAddress)
 	start := time.Now()
 	work := workCopy(t, "examples/vm-fleet")
 	key := filepath.Join(t.TempDir(), "id_ed25519")
-	if err := os.WriteFile(key, []byte(hosts[0].PrivateKey), 0o600); err != nil {
+	if err := os.WriteFile(key, []byte(set.PrivateKey), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	port := func(addr string) string { return strconv.Itoa(freeport.Port(t, addr)) }
 	libsqlHost := map[string]any{
 		"address": hosts[0].Address, "port": hosts[0].Port, "user": hosts[0].User, "host_key": hosts[0].HostKey,
-		"listen": hosts[0].Address, "install_dir": hosts[0].InstallDir,
+		"listen": hosts[0].Address,
 	}
 	var replicas []map[string]any
 	for _, h := range hosts[1:] {
 		replicas = append(replicas, map[string]any{
-			"address": h.Address, "port": h.Port, "user": h.User, "host_key": h.HostKey,
-			"listen": h.Address, "admin_listen": h.Address, "install_dir": h.InstallDir,
+			"address": h.Address, "port": h.Port, "user": h.User, "host_key": h.HostKey, "listen": h.Address,
 		})
 	}
 	name := "vm-" + randHex(3)
 	vars := map[string]string{
 		"name": name, "fleet_secret": randHex(32), "artifact": dwkBin(t), "ssh_private_key_file": key,
 		"libsql_host": tfValue(t, libsqlHost), "replica_hosts": tfValue(t, replicas),
-		"libsql_port": port(hosts[0].Address), "libsql_admin_port": port(hosts[0].Address),
-		// The replicas listen on their own addresses: one port number
-		// free on one of them is as good as free on the other.
-		"public_port": port(hosts[1].Address), "internal_port": port(hosts[1].Address), "admin_port": port(hosts[1].Address),
 		"s3_endpoint": s3s.Endpoint, "s3_region": s3s.Region, "s3_access_key": s3s.AccessKey, "s3_secret_key": s3s.SecretKey,
 		"s3_path_style": strconv.FormatBool(s3s.PathStyle),
 		"bucket":        name + "-blobs", "backup_bucket": name + "-backup", "force_destroy": "true",
 	}
 	w := newTF(t, bin, filepath.Join(work, "examples", "vm-fleet"), vars)
-	td := w.teardownAt(filepath.Dir(hosts[0].InstallDir))
-	for _, h := range hosts {
-		t.Cleanup(func() { killReplicas(t, filepath.Dir(h.InstallDir)) })
-	}
+	td := w.teardownAt(t.TempDir())
 	w.must("init", "-input=false")
 	w.must("apply", "-auto-approve", "-input=false")
-	t.Logf("fleet up on bare hosts after %s", time.Since(start).Round(time.Second))
+	t.Logf("fleet up on systemd machines after %s", time.Since(start).Round(time.Second))
+	onMachines(t, set, `systemctl is-active 'dwk-*.service'`)
 
 	var urls []string
 	w.output("urls", &urls)
@@ -77,10 +70,21 @@ func TestVMFleetExample(t *testing.T) {
 
 	w.must("destroy", "-auto-approve", "-input=false")
 	td.done = true
-	for _, h := range hosts {
-		waitNoProcessesUnder(t, h.InstallDir, 30*time.Second)
-	}
+	onMachines(t, set, `! ls /etc/systemd/system/dwk-*.service 2>/dev/null && ! ls /opt/dwk/* 2>/dev/null && ! pgrep -af '[d]wk-[0-9a-f]'`)
 	t.Logf("applied, served and destroyed in %s", time.Since(start).Round(time.Second))
+}
+
+// onMachines runs cmd on every machine of set and fails t unless it
+// succeeds on each.
+func onMachines(t *testing.T, set *machines.Set, cmd string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, m := range set.Machines {
+		if _, err := m.Run(ctx, cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // tfValue renders v as a Terraform variable value (JSON is HCL).

@@ -34,6 +34,7 @@ type gateway struct {
 	root                   string // posix backend root: one directory per bucket
 	sidecar                string // metadata directory, "" to use xattrs
 	access, secret, region string
+	host                   string // the address it listens on
 
 	mu   sync.Mutex // guards addr and proc
 	addr string     // host:port, fixed after the first start
@@ -42,10 +43,10 @@ type gateway struct {
 
 // newGateway prepares the directories of versitygw (bin) in t.TempDir()
 // and starts it.
-func newGateway(t testing.TB, bin, access, secret, region string) (*gateway, error) {
+func newGateway(t testing.TB, bin, host, access, secret, region string) (*gateway, error) {
 	dir := t.TempDir()
 	g := &gateway{
-		t: t, bin: bin,
+		t: t, bin: bin, host: host,
 		root:   filepath.Join(dir, "root"),
 		access: access, secret: secret, region: region,
 	}
@@ -111,7 +112,7 @@ func (g *gateway) start() error {
 	for range attempts {
 		addr := g.addr
 		if addr == "" {
-			if addr, err = freeport.Addr("127.0.0.1"); err != nil {
+			if addr, err = freeport.Addr(g.host); err != nil {
 				return err
 			}
 		}

@@ -88,6 +88,13 @@ type Server struct {
 // versitygw skips t, or fails it under CI.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	return StartOn(t, "127.0.0.1")
+}
+
+// StartOn is Start with the gateway listening on host, an address other
+// machines reach (a test machine's bridge, say), instead of 127.0.0.1.
+func StartOn(t testing.TB, host string) *Server {
+	t.Helper()
 	s := &Server{t: t, Region: DefaultRegion, PathStyle: true}
 	if ep := os.Getenv(EnvEndpoint); ep != "" {
 		s.external = true
@@ -110,7 +117,7 @@ func Start(t testing.TB) *Server {
 			needtool.Missing(t, "versitygw", InstallCommand, err)
 			return nil
 		}
-		gw, err := newGateway(t, bin, s.AccessKey, s.SecretKey, s.Region)
+		gw, err := newGateway(t, bin, host, s.AccessKey, s.SecretKey, s.Region)
 		if err != nil {
 			t.Fatalf("s3server: %v", err)
 		}
