@@ -203,14 +203,15 @@ func TestAccFleetSystemd(t *testing.T) {
 
 // TestAccLibSQLServerSystemd installs the libSQL server as a sandboxed
 // unit on a booted systemd machine: it serves, is rated at most
-// maxExposure, comes back with its data after a power cut, and destroy
+// maxExposure, reads the data an earlier root-run install left after an
+// upgrade, comes back with its data after a power cut, and destroy
 // removes its unit, files and user.
 func TestAccLibSQLServerSystemd(t *testing.T) {
 	testAccPreCheck(t)
 	t.Parallel()
 	set := machines.Boot(t, 1)
 	m := set.Machines[0]
-	v1, _ := binaries(t)
+	v1, v2 := binaries(t)
 	artifact := filepath.Join(t.TempDir(), "dwk")
 	copyFile(t, v1, artifact)
 	listen := net.JoinHostPort(m.Address, "8080")
@@ -268,6 +269,28 @@ resource "dwk_libsql_server" "db" {
 						return nil
 					},
 				),
+			},
+			{
+				// An upgrade from an install whose program ran as root
+				// (its data root's): the new binary's unit runs as its
+				// user and reads the data.
+				PreConfig: func() {
+					if out, err := m.Run(context.Background(), "chown -R root:root "+install+"/data"); err != nil {
+						t.Fatalf("make the data root's: %v %s", err, out)
+					}
+					copyFile(t, v2, artifact)
+				},
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					if err := hranaHas(listen, token, "kept"); err != nil {
+						return err
+					}
+					out, err := m.Run(context.Background(), "stat -c %U "+install+"/data/*")
+					if err != nil || strings.Contains(string(out), "root") {
+						return fmt.Errorf("data files after the upgrade: %v %s (want all %s's)", err, out, deploy.ServiceUser(unit))
+					}
+					return nil
+				},
 			},
 			{
 				// A power cut and a boot: the unit is back, with its data.
