@@ -348,3 +348,47 @@ func (l *incrementLoad) stop() (acked, sent int) {
 	<-l.finished
 	return l.acked, l.sent
 }
+
+// TestAccFleetProcessWithoutRoot deploys a replica as a supervised
+// process over SSH as a user that is not root and has no sudo: nothing
+// of the process path needs root.
+func TestAccFleetProcessWithoutRoot(t *testing.T) {
+	testAccPreCheck(t)
+	t.Parallel()
+	set := machines.Boot(t, 1)
+	m := set.Machines[0]
+	const user, dir = "deploy", "/home/deploy/dwk"
+	if out, err := m.Run(context.Background(), `useradd -m -s /bin/sh deploy && install -d -o deploy -m 700 /home/deploy/.ssh && install -o deploy -m 600 /root/.ssh/authorized_keys /home/deploy/.ssh/`); err != nil {
+		t.Fatalf("create the user %s: %v %s", user, err, out)
+	}
+	v1, _ := binaries(t)
+	artifact := filepath.Join(t.TempDir(), "dwk")
+	copyFile(t, v1, artifact)
+	hosts := []testHost{{
+		ssh:        &sshd.Host{Address: m.Address, Port: m.Port, User: user, PrivateKey: set.PrivateKey, HostKey: m.HostKey, InstallDir: dir},
+		installDir: dir, public: net.JoinHostPort(m.Address, "8787"), admin: "127.0.0.1:8789",
+	}}
+	cfg := fleetConfig("acc", artifact, hosts, `  service = "process"`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviders,
+		CheckDestroy: func(*terraform.State) error {
+			if err := onEach(set, `! pgrep -af '[/]home/deploy/dwk'`); err != nil {
+				return fmt.Errorf("processes left running: %w", err)
+			}
+			return onEach(set, "test ! -e "+dir)
+		},
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check: resource.ComposeTestCheckFunc(checkReady(hosts), func(*terraform.State) error {
+				out, err := m.Run(context.Background(), `ps -o user= -p "$(cat `+dir+`/dwk.pid)"`)
+				if err != nil || strings.TrimSpace(string(out)) != user {
+					return fmt.Errorf("the supervisor runs as %q (%v), want %s", strings.TrimSpace(string(out)), err, user)
+				}
+				return nil
+			}),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("dwk_fleet.f", tfjsonpath.New("replicas").AtSliceIndex(0).AtMapKey("service"), knownvalue.StringExact("process")),
+			},
+		}},
+	})
+}
