@@ -2,10 +2,12 @@ package provider
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -360,4 +362,20 @@ func binaries(t *testing.T) (v1, v2 string) {
 		t.Fatal(v2Build.err)
 	}
 	return procs.DeployBinary(t), v2Build.path
+}
+
+// increment adds 1 to counter name through h and returns its new value.
+func increment(h testHost, name string) (int, error) {
+	c := http.Client{Timeout: 10 * time.Second}
+	resp, err := c.Post("http://"+h.public+"/counter/"+url.PathEscape(name)+"/increment", "", nil)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	var v struct{ Value int }
+	if resp.StatusCode != http.StatusOK {
+		return 0, fmt.Errorf("increment %s: %s", name, resp.Status)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&v)
+	return v.Value, err
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -60,18 +59,11 @@ func checkInternalTLS(hosts []testHost, internals []string, fleet string, ca []b
 // the internal links, and every count must follow the one before.
 func checkCountersAcross(hosts []testHost) func(*terraform.State) error {
 	return func(*terraform.State) error {
-		c := http.Client{Timeout: 10 * time.Second}
 		for n := range 4 {
 			name := fmt.Sprintf("tls-%d-%d", n, time.Now().UnixNano())
 			for i, h := range hosts {
-				resp, err := c.Post("http://"+h.public+"/counter/"+url.PathEscape(name)+"/increment", "", nil)
-				if err != nil {
-					return fmt.Errorf("increment %s through %s: %v", name, h.ssh.Address, err)
-				}
-				b, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), fmt.Sprintf(`"value":%d}`, i+1)) {
-					return fmt.Errorf("increment %s through %s: %s %q, want count %d", name, h.ssh.Address, resp.Status, b, i+1)
+				if v, err := increment(h, name); err != nil || v != i+1 {
+					return fmt.Errorf("increment %s through %s: count %d (%v), want %d", name, h.ssh.Address, v, err, i+1)
 				}
 			}
 		}

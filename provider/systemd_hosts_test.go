@@ -2,10 +2,8 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,12 +46,7 @@ func machineHosts(set *machines.Set, name string) []testHost {
 func onEach(set *machines.Set, cmd string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, m := range set.Machines {
-		if _, err := m.Run(ctx, cmd); err != nil {
-			return err
-		}
-	}
-	return nil
+	return set.Run(ctx, cmd)
 }
 
 // checkUnits checks each machine's unit: active, running as its own
@@ -65,7 +58,7 @@ func checkUnits(t *testing.T, set *machines.Set, unit string) func(*terraform.St
 		defer cancel()
 		for _, m := range set.Machines {
 			out, err := m.Run(ctx, fmt.Sprintf(`systemctl is-active %[1]s && ps -o user= -p "$(systemctl show -p MainPID --value %[1]s)"`, unit))
-			if err != nil || strings.Fields(string(out))[len(strings.Fields(string(out)))-1] != user {
+			if f := strings.Fields(string(out)); err != nil || len(f) == 0 || f[len(f)-1] != user {
 				return fmt.Errorf("%s: unit %s: %v: %s (want active, running as %s)", m.Name, unit, err, out, user)
 			}
 			e, err := m.Exposure(ctx, unit)
@@ -83,22 +76,6 @@ func checkUnits(t *testing.T, set *machines.Set, unit string) func(*terraform.St
 		}
 		return nil
 	}
-}
-
-// increment adds 1 to counter name through h and returns its new value.
-func increment(h testHost, name string) (int, error) {
-	c := http.Client{Timeout: 5 * time.Second}
-	resp, err := c.Post("http://"+h.public+"/counter/"+name+"/increment", "", nil)
-	if err != nil {
-		return 0, err
-	}
-	defer resp.Body.Close()
-	var v struct{ Value int }
-	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("increment %s: %s", name, resp.Status)
-	}
-	err = json.NewDecoder(resp.Body).Decode(&v)
-	return v.Value, err
 }
 
 // TestAccFleetSystemd deploys a fleet onto three booted systemd machines:

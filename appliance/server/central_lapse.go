@@ -44,8 +44,7 @@ type leaseHolders struct {
 }
 
 func (h leaseHolders) Alive(ctx context.Context, member string) (bool, error) {
-	m, ok, err := h.reg.Get(ctx, member)
-	return ok && !m.Deposed, err
+	return h.reg.Answers(ctx, member)
 }
 
 var _ lapse.Holders = leaseHolders{}

@@ -80,10 +80,8 @@ func onMachines(t *testing.T, set *machines.Set, cmd string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	for _, m := range set.Machines {
-		if _, err := m.Run(ctx, cmd); err != nil {
-			t.Fatal(err)
-		}
+	if err := set.Run(ctx, cmd); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -18,16 +18,10 @@ type file struct {
 }
 
 // configure gives the copy of the root file system in m.Dir its identity:
-// host name, hosts file, machine ID, static address, a new SSH host key
-// (setting m.HostKey) and authorizedKey for root. hosts is the /etc/hosts
-// of every machine of the set.
-func configure(m *Machine, hosts, gateway, authorizedKey string) error {
-	hostPriv, hostPub, err := newKey("root@" + m.Name)
-	if err != nil {
-		return err
-	}
-	f := strings.Fields(hostPub)
-	m.HostKey = f[0] + " " + f[1]
+// host name, hosts file, machine ID, static address, the SSH host key
+// hostPriv (m.HostKey is its public half) and authorizedKey for root.
+// hosts is the /etc/hosts of every machine of the set.
+func configure(m *Machine, hostPriv, hosts, gateway, authorizedKey string) error {
 	id := make([]byte, 16)
 	rand.Read(id)
 	network := fmt.Sprintf("[Match]\nName=host0\n\n[Network]\nAddress=%s/24\nGateway=%s\n", m.Address, gateway)
@@ -42,7 +36,7 @@ func configure(m *Machine, hosts, gateway, authorizedKey string) error {
 		// so it is the one networkd applies.
 		{"etc/systemd/network/10-host0.network", network, 0o644},
 		{"etc/ssh/ssh_host_ed25519_key", hostPriv, 0o600},
-		{"etc/ssh/ssh_host_ed25519_key.pub", hostPub + "\n", 0o644},
+		{"etc/ssh/ssh_host_ed25519_key.pub", m.HostKey + " root@" + m.Name + "\n", 0o644},
 		{"etc/ssh/sshd_config.d/10-dwk-test.conf", sshd, 0o644},
 		{"root/.ssh/authorized_keys", authorizedKey + "\n", 0o600},
 	}

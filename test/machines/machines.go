@@ -1,6 +1,7 @@
 package machines
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dwk/fleet/test/needtool"
+	"github.com/dwk/fleet/test/sshd"
 )
 
 // Set is the machines one Boot started, on a bridge of their own.
@@ -49,10 +51,7 @@ func Boot(t testing.TB, n int) *Set {
 	if os.Geteuid() != 0 {
 		t.Skip("machines tests boot containers with systemd-nspawn and create bridges, which needs root; run them as root")
 	}
-	clientPriv, clientPub, err := newKey("dwk-test-client")
-	if err != nil {
-		t.Fatalf("machines: %v", err)
-	}
+	clientPriv, clientPub := sshd.NewKey(t, "dwk-test-client")
 	base, err := os.MkdirTemp("/var/tmp", "dwk-machines-")
 	if err != nil {
 		t.Fatalf("machines: %v", err)
@@ -70,11 +69,16 @@ func Boot(t testing.TB, n int) *Set {
 		names[i] = fmt.Sprintf("m%d", i+1)
 	}
 	hosts := hostsFile(b, names)
+	hostKeys := make([][2]string, n) // private, public
+	for i, name := range names {
+		hostKeys[i][0], hostKeys[i][1] = sshd.NewKey(t, "root@"+name)
+	}
 
 	image, unlock := lockedImage(t)
 	for i, name := range names {
+		pub := strings.Fields(hostKeys[i][1])
 		m := &Machine{
-			Name: name, Address: b.address(i), Port: 22, User: "root",
+			Name: name, Address: b.address(i), Port: 22, User: "root", HostKey: pub[0] + " " + pub[1],
 			Dir:  filepath.Join(base, name),
 			unit: strings.TrimPrefix(b.name, "dwkm") + "-" + name, bridge: b.name,
 			privateKey: clientPriv, logPath: filepath.Join(base, name+".console.log"),
@@ -83,7 +87,7 @@ func Boot(t testing.TB, n int) *Set {
 			unlock()
 			t.Fatalf("machines: %v", err)
 		}
-		if err := configure(m, hosts, b.host(), clientPub); err != nil {
+		if err := configure(m, hostKeys[i][0], hosts, b.host(), clientPub); err != nil {
 			unlock()
 			t.Fatalf("machines: configure %s: %v", name, err)
 		}
@@ -121,4 +125,15 @@ func Boot(t testing.TB, n int) *Set {
 		t.FailNow()
 	}
 	return s
+}
+
+// Run runs cmd on every machine of s in turn and returns the first error
+// (which names the machine and holds the output).
+func (s *Set) Run(ctx context.Context, cmd string) error {
+	for _, m := range s.Machines {
+		if _, err := m.Run(ctx, cmd); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -3,9 +3,6 @@ package machines
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net"
@@ -161,25 +158,6 @@ func dial(ctx context.Context, addr, user, privateKey, hostKey string) (*ssh.Cli
 	}
 	conn.SetDeadline(time.Time{})
 	return ssh.NewClient(cc, chans, reqs), nil
-}
-
-// newKey returns a new ed25519 key pair: the private key in OpenSSH PEM
-// form and the public key in authorized_keys form, with comment.
-func newKey(comment string) (private, public string, err error) {
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		return "", "", err
-	}
-	block, err := ssh.MarshalPrivateKey(priv, comment)
-	if err != nil {
-		return "", "", err
-	}
-	sshPub, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		return "", "", err
-	}
-	line := strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sshPub))) + " " + comment
-	return string(pem.EncodeToMemory(block)), line, nil
 }
 
 // buffer is a bytes.Buffer safe for concurrent use.

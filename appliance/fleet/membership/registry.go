@@ -91,6 +91,14 @@ func (r *Registry) Get(ctx context.Context, id string) (m Member, ok bool, err e
 	return m, true, nil
 }
 
+// Answers reports whether member id has a live record that is not marked
+// deposed (in any state: a draining member still answers the requests it
+// took), in one round trip.
+func (r *Registry) Answers(ctx context.Context, id string) (bool, error) {
+	m, ok, err := r.Get(ctx, id)
+	return ok && !m.Deposed, err
+}
+
 // List returns every live record in id order: one round trip per 1000
 // members. Records that cannot be decoded are logged and left out.
 func (r *Registry) List(ctx context.Context) ([]Member, error) {

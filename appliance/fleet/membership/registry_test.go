@@ -61,6 +61,19 @@ func TestRegistry(t *testing.T) {
 	if _, ok, err := r.Get(ctx, "nobody"); err != nil || ok {
 		t.Errorf("Get(nobody) = %v, %v; want absent", ok, err)
 	}
+	deposed := member("d", StateReady)
+	deposed.Deposed = true
+	if err := r.Put(ctx, deposed, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{"b": true, "d": false, "nobody": false} {
+		if got, err := r.Answers(ctx, id); err != nil || got != want {
+			t.Errorf("Answers(%s) = %v, %v; want %v", id, got, err, want)
+		}
+	}
+	if err := r.Remove(ctx, "d"); err != nil {
+		t.Fatal(err)
+	}
 
 	if err := r.Remove(ctx, "a"); err != nil {
 		t.Fatal(err)

@@ -7,10 +7,14 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // Socket is where journald takes native-protocol datagrams.
 const Socket = "/run/systemd/journal/socket"
+
+// writeTimeout bounds sending one record to the journal.
+const writeTimeout = time.Second
 
 // Options configure a Handler.
 type Options struct {
@@ -127,6 +131,9 @@ func (h *Handler) Handle(ctx context.Context, r slog.Record) error {
 	for _, a := range flatten(h.attrs) {
 		add(a)
 	}
+	// A journal that stops reading fills the socket's queue; the record
+	// then goes to the fallback rather than blocking the program.
+	h.conn.SetWriteDeadline(time.Now().Add(writeTimeout))
 	if _, err := h.conn.Write(b); err != nil {
 		return h.opts.Fallback.Handle(ctx, r)
 	}

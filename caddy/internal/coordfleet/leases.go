@@ -83,6 +83,5 @@ func (l Leases) Alive(ctx context.Context, member string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	m, ok, err := membership.NewRegistry(st, l.conn.log).Get(ctx, member)
-	return ok && !m.Deposed, err
+	return membership.NewRegistry(st, l.conn.log).Answers(ctx, member)
 }

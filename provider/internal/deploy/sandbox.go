@@ -55,10 +55,9 @@ func sandbox(h *Host) string {
 	user := ServiceUser(h.Unit)
 	data := h.dataDir()
 	caps := ""
-	ambient := ""
 	privateUsers := "PrivateUsers=yes\n"
 	if h.Privileged {
-		caps, ambient = "CAP_NET_BIND_SERVICE", "CAP_NET_BIND_SERVICE"
+		caps = "CAP_NET_BIND_SERVICE"
 		// A user namespace would keep the capability from applying to
 		// the host's ports.
 		privateUsers = ""
@@ -69,9 +68,9 @@ Environment=HOME=%[2]s
 ReadWritePaths=%[2]s
 UMask=0077
 CapabilityBoundingSet=%[3]s
-AmbientCapabilities=%[4]s
+AmbientCapabilities=%[3]s
 NoNewPrivileges=yes
-%[5]sProtectSystem=strict
+%[4]sProtectSystem=strict
 ProtectHome=yes
 PrivateTmp=yes
 PrivateDevices=yes
@@ -96,8 +95,8 @@ SystemCallArchitectures=native
 SystemCallFilter=@system-service
 SystemCallFilter=~@privileged
 SystemCallErrorNumber=EPERM
-LimitNOFILE=%[6]d
-`, user, data, caps, ambient, privateUsers, h.program().noFile())
+LimitNOFILE=%[5]d
+`, user, data, caps, privateUsers, h.program().noFile())
 }
 
 // prepareUser is the shell (run with $S, see sudo) that creates h's
