@@ -177,7 +177,7 @@ func (s *Server) Run(ctx context.Context) error {
 	// included; in local mode the app server answers on listen.public.
 	central := app.internal != nil
 	var ln net.Listener
-	var hs *http.Server
+	var hs *listening
 	if !central {
 		ln, err = net.Listen("tcp", s.cfg.Listen.Public)
 		if err != nil {
@@ -188,9 +188,9 @@ func (s *Server) Run(ctx context.Context) error {
 		s.mu.Lock()
 		s.addr = ln.Addr()
 		s.mu.Unlock()
-		hs = s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(app.handler)))))
+		hs = listen(s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(app.handler))))), ln)
 	}
-	var internal *http.Server
+	var internal *listening
 	var internalLn net.Listener
 	if app.internal != nil {
 		internalLn, err = net.Listen("tcp", s.cfg.Listen.Internal)
@@ -204,7 +204,7 @@ func (s *Server) Run(ctx context.Context) error {
 				"listen.internal", s.cfg.Listen.Internal)
 		}
 		internalLn = app.link.Listen(internalLn)
-		internal = s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(s.retryWhenDraining(app.internal))))))
+		internal = listen(s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(s.retryWhenDraining(app.internal)))))), internalLn)
 	}
 	if admin != nil {
 		adminH.set(s.adminHandler(adminToken, app))
@@ -215,10 +215,10 @@ func (s *Server) Run(ctx context.Context) error {
 		return err
 	}
 	if hs != nil {
-		go func() { serveErr <- hs.Serve(ln) }()
+		go func() { serveErr <- hs.serve() }()
 	}
 	if internal != nil {
-		go func() { serveErr <- internal.Serve(internalLn) }()
+		go func() { serveErr <- internal.serve() }()
 	}
 	var fd *frontdoor.FrontDoor
 	if central {
@@ -227,7 +227,7 @@ func (s *Server) Run(ctx context.Context) error {
 		// Requests the front door picks this replica for are served in
 		// process (inProcess).
 		if fd, err = frontdoor.StartOptions(ctx, s.cfg, frontdoor.Options{App: s.inProcess(app)}); err != nil {
-			internal.Close()
+			internal.close()
 			if admin != nil {
 				admin.Close()
 			}
@@ -258,18 +258,14 @@ func (s *Server) Run(ctx context.Context) error {
 	case <-s.drainReq:
 	case err := <-serveErr:
 		s.state.Store(StateGone)
-		if hs != nil {
-			hs.Close()
-		}
+		hs.close()
 		if fd != nil {
 			fd.Stop(context.Background())
 		}
 		if admin != nil {
 			admin.Close()
 		}
-		if internal != nil {
-			internal.Close()
-		}
+		internal.close()
 		app.close(context.Background())
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -294,7 +290,7 @@ func (s *Server) httpServer(h http.Handler) *http.Server {
 // hand leases back and close WebSockets with 1012, then stop the internal
 // listener (which forwarded requests reach until the leases are gone) and
 // close the stores. It is bounded by drain.timeout.
-func (s *Server) drain(app *app, public *http.Server, fd *frontdoor.FrontDoor, internal *http.Server) error {
+func (s *Server) drain(app *app, public *listening, fd *frontdoor.FrontDoor, internal *listening) error {
 	s.state.Store(StateDraining)
 	s.metrics.Draining.Set(1)
 	timeout := s.cfg.Drain.Timeout.D()
@@ -311,12 +307,11 @@ func (s *Server) drain(app *app, public *http.Server, fd *frontdoor.FrontDoor, i
 	}
 	app.stopAdmission(ctx)
 	var errs []error
-	shutdown := func(hs *http.Server) {
-		if hs == nil {
+	shutdown := func(l *listening) {
+		if l == nil {
 			return
 		}
-		if err := hs.Shutdown(ctx); err != nil {
-			hs.Close()
+		if err := l.stop(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("finish in-flight requests: %w", err))
 		}
 	}
