@@ -20,6 +20,7 @@ type fleetModel struct {
 	StorageMode    types.String   `tfsdk:"storage_mode"`
 	LibSQL         types.Object   `tfsdk:"libsql"`
 	S3             types.Object   `tfsdk:"s3"`
+	TLS            types.Object   `tfsdk:"tls"`
 	Workers        types.List     `tfsdk:"workers"`
 	AffinityRules  types.List     `tfsdk:"affinity_rules"`
 	PublicPort     types.Int64    `tfsdk:"public_port"`
@@ -66,6 +67,15 @@ type fleetS3Model struct {
 	AccessKey types.String `tfsdk:"access_key"`
 	SecretKey types.String `tfsdk:"secret_key"`
 	PathStyle types.Bool   `tfsdk:"path_style"`
+}
+
+// fleetTLSModel is dwk_fleet's tls attribute.
+type fleetTLSModel struct {
+	Domains    []string     `tfsdk:"domains"`
+	Email      types.String `tfsdk:"email"`
+	ACMECA     types.String `tfsdk:"acme_ca"`
+	ACMECARoot types.String `tfsdk:"acme_ca_root"`
+	Shared     types.Bool   `tfsdk:"shared"`
 }
 
 // workerModel is one element of workers.

@@ -125,8 +125,9 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			// The token is generated at apply; validate with a stand-in.
 			c.Admin.Token = secretOrNil("0123456789abcdef0123456789abcdef")
 		}
-		// The TLS files are written at apply, where the host's dwk validate
-		// checks them.
+		// The TLS files (and the copies of libsql.ca_file and
+		// tls.acme_ca_root, read by resolve) are written at apply, where
+		// the host's dwk validate checks them.
 		c.Listen.InternalTLS = nil
 		// Secret files are on the hosts: dwk validate reads them there.
 		// (A copy: the workers are the spec's.)
@@ -146,6 +147,11 @@ func (r *fleetResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanR
 			lib := *c.Storage.LibSQL
 			lib.CAFile = ""
 			c.Storage.LibSQL = &lib
+		}
+		if c.Listen.TLS != nil {
+			t := *c.Listen.TLS
+			t.ACMECARoot = ""
+			c.Listen.TLS = &t
 		}
 		c.ApplyDefaults()
 		if err := c.Validate(nil); err != nil {

@@ -156,6 +156,26 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 					"path_style": schema.BoolAttribute{MarkdownDescription: "Path-style addressing.", Optional: true},
 				},
 			},
+			"tls": schema.SingleNestedAttribute{
+				MarkdownDescription: "Central mode: automatic HTTPS on the front door (`listen.tls`). Every replica answers `domains` over HTTPS on " +
+					"`public_port` with certificates it obtains from an ACME CA, and, when `public_port` is 443, redirects plain HTTP on " +
+					"port 80 to it (the unit then holds `CAP_NET_BIND_SERVICE`). The domains must resolve to the hosts (or to a load " +
+					"balancer in front of them) for the CA's challenges. A change rolls the fleet.",
+				Optional: true,
+				Attributes: map[string]schema.Attribute{
+					"domains": schema.ListAttribute{MarkdownDescription: "The domains served, each with a certificate of its own.", ElementType: types.StringType, Required: true,
+						Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))}},
+					"email": schema.StringAttribute{MarkdownDescription: "Contact email of the ACME account.", Optional: true},
+					"acme_ca": schema.StringAttribute{MarkdownDescription: "Directory URL of the ACME CA (a private step-ca, say). Default: Let's Encrypt.", Optional: true,
+						Validators: []validator.String{validators.URL("https")}},
+					"acme_ca_root": schema.StringAttribute{MarkdownDescription: "PEM file, on the machine Terraform runs on, of the root certificate(s) " +
+						"that `acme_ca`'s own TLS certificate chains to, for a CA the hosts do not trust (`listen.tls.acme_ca_root`); copied to every " +
+						"host. A change of its content rolls the fleet.", Optional: true},
+					"shared": schema.BoolAttribute{MarkdownDescription: "Keep the ACME account and the certificates in the fleet's " +
+						"coordination database, sealed with `secret`, so one replica obtains each certificate and every replica serves it; `false` " +
+						"keeps them in each host's `<install_dir>/data`. Default: `true`.", Optional: true},
+				},
+			},
 			"workers": schema.ListNestedAttribute{
 				MarkdownDescription: "The applications the replicas serve (`workers`): each a Go worker registered in the binary under `name`, " +
 					"or a Workers project in JavaScript or TypeScript (`project`). " +
@@ -328,7 +348,7 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				}},
 			},
 			"urls": schema.ListAttribute{
-				MarkdownDescription: "Public URLs of the replicas, in the order of `hosts`.",
+				MarkdownDescription: "Public URLs of the replicas, in the order of `hosts`: `https` with `tls` (a client then names one of its `domains` as the server name).",
 				Computed:            true, ElementType: types.StringType,
 			},
 		},

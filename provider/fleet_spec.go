@@ -67,6 +67,11 @@ type fleetSpec struct {
 	// LibSQLCAFile its path here.
 	LibSQLCA     []byte
 	LibSQLCAFile string
+	// TLS is the front door's automatic HTTPS; its ACMECARoot is rendered
+	// per host. ACMERoot is the content of tls.acme_ca_root, copied to the
+	// hosts.
+	TLS      *config.TLS
+	ACMERoot []byte
 	// Projects are the Workers projects' artifacts the workers name; nil
 	// in a spec resolved from the state, which renders their paths from
 	// project_hash but deploys nothing.
@@ -86,6 +91,8 @@ type hostSpec struct {
 	Advertise  string
 	Admin      string
 	Unit       string
+	// HTTPS: the front door serves the fleet's tls domains.
+	HTTPS bool
 }
 
 // Local reports whether the host is the machine Terraform runs on.
@@ -103,7 +110,8 @@ func (h *hostSpec) Label() string {
 	return h.SSH.Name()
 }
 
-// URL is the replica's public URL as clients reach it.
+// URL is the replica's public URL as clients reach it: https with tls
+// (a client names one of the domains as the server name).
 func (h *hostSpec) URL() string {
 	host, port, _ := net.SplitHostPort(h.Public)
 	if host == "" || host == "0.0.0.0" || host == "::" {
@@ -112,14 +120,18 @@ func (h *hostSpec) URL() string {
 			host = "127.0.0.1"
 		}
 	}
-	return "http://" + net.JoinHostPort(host, port)
+	scheme := "http://"
+	if h.HTTPS {
+		scheme = "https://"
+	}
+	return scheme + net.JoinHostPort(host, port)
 }
 
 // resolve turns the model into a spec. known is false when a part the
 // spec needs is still unknown (the plan then leaves computed values
 // unknown). The admin token may be unknown; spec.AdminToken is then "".
 func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *providerData) (spec *fleetSpec, known bool, diags diag.Diagnostics) {
-	if !fullyKnown(ctx, m.Name, m.AdminTokenVer, m.StorageMode, m.LibSQL, m.S3, m.Workers, m.AffinityRules,
+	if !fullyKnown(ctx, m.Name, m.AdminTokenVer, m.StorageMode, m.LibSQL, m.S3, m.TLS, m.Workers, m.AffinityRules,
 		m.PublicPort, m.InternalPort, m.AdminPort, m.DrainTimeout, m.LeaseTTL, m.LogLevel,
 		m.ArtifactSHA256, m.Artifact, m.Hosts, m.Service, m.MaxParallel, m.MinHealthyTime, m.AutoRevert, m.ReadyTimeout) {
 		return nil, false, nil
@@ -186,6 +198,8 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 			AccessKey: secretOrNil(sc.AccessKey), SecretKey: secretOrNil(sc.SecretKey), PathStyle: sc.PathStyle}
 	}
 
+	diags.Append(s.resolveTLS(ctx, m.TLS)...)
+
 	if m.Workers.IsNull() {
 		def := config.Default()
 		s.Workers, s.Affinity = def.Workers, def.Affinity.Rules
@@ -213,6 +227,9 @@ func resolve(ctx context.Context, m *fleetModel, sec *fleetSecrets, data *provid
 		hs[i].sshHostModel = hs[i].withKey(hk.PrivateKey, hk.Passphrase)
 	}
 	s.Hosts = resolveHosts(s.Name, hs, ports, provSSH)
+	for _, h := range s.Hosts {
+		h.HTTPS = s.TLS != nil
+	}
 	if s.Mode == config.ModeCentral && !boolValue(m.Plaintext) && s.Secret != "" && s.Name != "" {
 		ca, err := internaltls.FromSecret([]byte(s.Secret), s.Name)
 		if err != nil {
@@ -250,11 +267,14 @@ func (s *fleetSpec) pki(h *hostSpec) (*deploy.PKI, error) {
 	if s.LibSQLCA != nil {
 		files[pkiLibSQLCA] = s.LibSQLCA
 	}
+	if s.ACMERoot != nil {
+		files[pkiACMERoot] = s.ACMERoot
+	}
 	if len(files) == 0 {
 		return nil, nil
 	}
 	sum := sha256.New()
-	for _, n := range []string{pkiCA, pkiCert, pkiLibSQLCA} { // the key follows from the certificate
+	for _, n := range []string{pkiCA, pkiCert, pkiLibSQLCA, pkiACMERoot} { // the key follows from the certificate
 		fmt.Fprintf(sum, "%s %d\n", n, len(files[n]))
 		sum.Write(files[n])
 	}
@@ -268,6 +288,8 @@ const (
 	pkiKey  = "member-key.pem"
 	// pkiLibSQLCA is libsql.ca_file's copy.
 	pkiLibSQLCA = "libsql-ca.pem"
+	// pkiACMERoot is tls.acme_ca_root's copy.
+	pkiACMERoot = "acme-ca-root.pem"
 )
 
 // resolveHosts applies the per-host defaults; a host without a key of
@@ -322,11 +344,25 @@ func (s *fleetSpec) render(h *hostSpec) *config.Config {
 		Admin:    config.Admin{Token: secretOrNil(s.AdminToken)},
 		Log:      config.Log{Level: s.LogLevel},
 	}
+	var dir string
+	if p, err := s.pki(h); err == nil && p != nil {
+		dir = path.Join(h.InstallDir, deploy.PKIDir(p.ID))
+	}
+	if s.TLS != nil {
+		t := *s.TLS
+		if s.ACMERoot != nil {
+			t.ACMECARoot = path.Join(dir, pkiACMERoot)
+		}
+		c.Listen.TLS = &t
+	}
 	if s.Mode == config.ModeCentral {
 		c.Listen.Internal, c.Listen.Advertise = h.Internal, h.Advertise
 		c.Storage.LibSQL, c.Storage.S3 = s.LibSQL, s.S3
-		if p, err := s.pki(h); err == nil && p != nil {
-			dir := path.Join(h.InstallDir, deploy.PKIDir(p.ID))
+		if !c.SharedCertificates() && c.Listen.TLS != nil {
+			// Each replica keeps its certificates with its data.
+			c.Storage.DataDir = path.Join(h.InstallDir, "data")
+		}
+		if dir != "" {
 			if s.CA != nil {
 				c.Listen.InternalTLS = &config.InternalTLS{
 					CAFile: path.Join(dir, pkiCA), CertFile: path.Join(dir, pkiCert), KeyFile: path.Join(dir, pkiKey),
@@ -349,7 +385,7 @@ func (s *fleetSpec) deployHost(h *hostSpec, t deploy.Target) (*deploy.Host, erro
 	dh := &deploy.Host{
 		Name: h.Label(), Target: t, InstallDir: h.InstallDir, Service: s.Service, Unit: h.Unit,
 		Member: h.Member, AdminAddr: deploy.DialAddr(h.Admin), AdminToken: s.AdminToken, DrainTimeout: s.DrainTimeout,
-		Privileged: deploy.Privileged(h.Public, h.Internal, h.Admin),
+		Privileged: deploy.Privileged(s.listens(h)...),
 	}
 	b, err := config.Encode(s.render(h))
 	if err != nil {

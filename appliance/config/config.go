@@ -68,6 +68,7 @@ type Listen struct {
 	// served on Public under /_dwk/).
 	Admin string `json:"admin,omitempty"`
 	// TLS turns on automatic HTTPS on the front door for the listed domains.
+	// Central mode only: local mode has no front door.
 	TLS *TLS `json:"tls,omitempty"`
 	// InternalTLS turns on mutual TLS on the internal listener (and on
 	// the admin listener when it is not on loopback) with certificates

@@ -68,7 +68,6 @@ func TestSharedCertificatesDefault(t *testing.T) {
 		{"central, opted out", centralTLS(`{"domains": ["fleet.test"], "shared": false}`), false},
 		{"central, explicit", centralTLS(`{"domains": ["fleet.test"], "shared": true}`), true},
 		{"central, no TLS", strings.Replace(centralTLS(`null`), `, "tls": null`, "", 1), false},
-		{"local", `{"listen": {"tls": {"domains": ["fleet.test"]}}}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Decode([]byte(tc.src))
@@ -84,9 +83,9 @@ func TestSharedCertificatesDefault(t *testing.T) {
 			}
 		})
 	}
-	err := decodeValidate(t, `{"listen": {"tls": {"domains": ["fleet.test"], "shared": true}}}`)
-	if paths := strings.Join(problemPaths(t, err), ","); paths != "listen.tls.shared" {
-		t.Errorf("shared in local mode: problems at %s, want listen.tls.shared", paths)
+	err := decodeValidate(t, `{"listen": {"tls": {"domains": ["fleet.test"]}}}`)
+	if paths := strings.Join(problemPaths(t, err), ","); paths != "listen.tls" {
+		t.Errorf("tls in local mode (which serves listen.public without a front door): problems at %s, want listen.tls", paths)
 	}
 }
 

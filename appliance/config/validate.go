@@ -91,7 +91,11 @@ func (c *Config) validateListen(ps *Problems) {
 		}
 	}
 	c.validateInternalTLS(ps)
-	if t := c.Listen.TLS; t != nil {
+	if t := c.Listen.TLS; t != nil && c.Storage.Mode != ModeCentral {
+		// Local mode's app server answers listen.public itself; the front
+		// door that terminates TLS runs in central mode.
+		ps.add("listen.tls", `needs storage.mode "central" (its front door obtains and serves the certificates); in local mode put a TLS-terminating proxy in front of listen.public`)
+	} else if t != nil {
 		if len(t.Domains) == 0 {
 			ps.add("listen.tls.domains", "must list at least one domain")
 		}
@@ -103,9 +107,6 @@ func (c *Config) validateListen(ps *Problems) {
 		checkURL(ps, "listen.tls.acme_ca", t.ACMECA, false, "https")
 		if t.ACMECARoot != "" {
 			checkRoots(ps, "listen.tls.acme_ca_root", t.ACMECARoot)
-		}
-		if t.Shared != nil && *t.Shared && c.Storage.Mode != ModeCentral {
-			ps.add("listen.tls.shared", `is only used in central mode; set storage.mode to "central" or remove it`)
 		}
 	}
 }

@@ -91,6 +91,7 @@ module "fleet" {
   s3                 = { endpoint = var.s3_endpoint, region = var.s3_region, access_key = var.s3_access_key, path_style = var.s3_path_style }
   s3_secret_key      = var.s3_secret_key
   ssh_private_key    = local.ssh_private_key
+  tls                = var.tls
 
   hosts = [for h in var.replica_hosts : {
     address     = h.address

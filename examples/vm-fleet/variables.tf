@@ -146,3 +146,15 @@ variable "force_destroy" {
   type        = bool
   default     = false
 }
+
+variable "tls" {
+  description = "Automatic HTTPS on the replicas' front doors (see modules/fleet's `tls`): `domains`, and optionally `email`, `acme_ca`, `acme_ca_root` and `shared`. Set `public_port` to 443 so that port 80 redirects to it. Default: null (plain HTTP on `public_port`)."
+  type = object({
+    domains      = list(string)
+    email        = optional(string)
+    acme_ca      = optional(string)
+    acme_ca_root = optional(string)
+    shared       = optional(bool)
+  })
+  default = null
+}

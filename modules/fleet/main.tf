@@ -95,6 +95,7 @@ resource "dwk_fleet" "this" {
   auto_revert      = var.auto_revert
 
   insecure_plaintext_internal = var.insecure_plaintext_internal
+  tls                         = var.tls
 
   hosts = [for h in var.hosts : {
     address     = h.address

@@ -333,3 +333,15 @@ variable "insecure_plaintext_internal" {
   default     = false
   nullable    = false
 }
+
+variable "tls" {
+  description = "Automatic HTTPS on every replica's front door (`dwk_fleet`'s `tls`): `domains`, and optionally `email`, `acme_ca` (an ACME directory URL; default Let's Encrypt), `acme_ca_root` (a PEM file here of the roots `acme_ca`'s certificate chains to) and `shared` (default true: one certificate per domain for the whole fleet). With `public_port` 443, plain HTTP on port 80 redirects to HTTPS. Default: null (plain HTTP)."
+  type = object({
+    domains      = list(string)
+    email        = optional(string)
+    acme_ca      = optional(string)
+    acme_ca_root = optional(string)
+    shared       = optional(bool)
+  })
+  default = null
+}

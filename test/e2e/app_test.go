@@ -42,11 +42,17 @@ var httpClient = &http.Client{Timeout: 15 * time.Second}
 // answered.
 func call(t *testing.T, method, url string, body io.Reader, out any) (status int, servedBy string) {
 	t.Helper()
+	return callWith(t, httpClient, method, url, body, out)
+}
+
+// callWith is call with client c.
+func callWith(t *testing.T, c *http.Client, method, url string, body io.Reader, out any) (status int, servedBy string) {
+	t.Helper()
 	req, err := http.NewRequest(method, url, body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := httpClient.Do(req)
+	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, url, err)
 	}
@@ -65,11 +71,33 @@ func call(t *testing.T, method, url string, body io.Reader, out any) (status int
 // previous plus one.
 func driveCounter(t *testing.T, urls []string, name string, n int) {
 	t.Helper()
+	clients := make([]*http.Client, len(urls))
+	for i := range clients {
+		clients[i] = httpClient
+	}
+	driveCounterAt(t, clients, urls, name, n)
+}
+
+// driveCounterWith is driveCounter through clients that each reach one
+// front door, all at the URL base.
+func driveCounterWith(t *testing.T, clients []*http.Client, base, name string, n int) {
+	t.Helper()
+	urls := make([]string, len(clients))
+	for i := range urls {
+		urls[i] = base
+	}
+	driveCounterAt(t, clients, urls, name, n)
+}
+
+// driveCounterAt sends the i-th request with clients[i] to urls[i], in
+// turn.
+func driveCounterAt(t *testing.T, clients []*http.Client, urls []string, name string, n int) {
+	t.Helper()
 	served := map[string]int{}
 	for i := range n {
-		u := urls[i%len(urls)]
+		u, c := urls[i%len(urls)], clients[i%len(clients)]
 		var got struct{ Value int64 }
-		code, by := call(t, "POST", u+"/counter/"+name+"/increment", nil, &got)
+		code, by := callWith(t, c, "POST", u+"/counter/"+name+"/increment", nil, &got)
 		if code != http.StatusOK {
 			t.Fatalf("POST %s/counter/%s/increment: status %d", u, name, code)
 		}
@@ -79,10 +107,10 @@ func driveCounter(t *testing.T, urls []string, name string, n int) {
 		served[by]++
 	}
 	var got struct{ Value int64 }
-	if code, _ := call(t, "GET", urls[len(urls)-1]+"/counter/"+name, nil, &got); code != http.StatusOK || got.Value != int64(n) {
+	if code, _ := callWith(t, clients[len(clients)-1], "GET", urls[len(urls)-1]+"/counter/"+name, nil, &got); code != http.StatusOK || got.Value != int64(n) {
 		t.Fatalf("GET counter %s = %d (status %d), want %d", name, got.Value, code, n)
 	}
-	t.Logf("counter %s: %d increments through %d front doors, answered by %v", name, n, len(urls), served)
+	t.Logf("counter %s: %d increments through %d front doors, answered by %v", name, n, len(clients), served)
 }
 
 // chatMessage is what the chat room sends its sockets.

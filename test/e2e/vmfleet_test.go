@@ -3,9 +3,11 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,21 +15,26 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/dwk/fleet/test/machines"
+	"github.com/dwk/fleet/test/pebbleserver"
 	"github.com/dwk/fleet/test/s3server"
 )
 
 // TestVMFleetExample applies examples/vm-fleet to three booted Debian
-// machines with systemd (test/machines) and a versitygw S3 endpoint on
-// their bridge: the libSQL server with its backup on the first, a replica
-// on each of the others, every one a systemd unit. The counter is served
-// through each replica, the libSQL server's backup reaches the bucket, a
-// second plan is empty, and destroy leaves no unit, file or process.
+// machines with systemd (test/machines), with a versitygw S3 endpoint and
+// Pebble as the ACME CA on their bridge: the libSQL server with its
+// backup on the first, a replica on each of the others, every one a
+// systemd unit, the replicas serving HTTPS for httpsDomain on port 443.
+// The replicas share one certificate, redirect plain HTTP on port 80, and
+// serve the counter over HTTPS through each; the libSQL server's backup
+// reaches the bucket, a second plan is empty, and destroy leaves no unit,
+// file or process.
 func TestVMFleetExample(t *testing.T) {
 	skipShort(t)
 	set := machines.Boot(t, 3)
 	hosts := set.Machines
 	bin := clis()[0].require(t)
 	s3s := s3server.StartOn(t, set.HostAddress)
+	acme := pebbleserver.StartOn(t, set.HostAddress)
 	start := time.Now()
 	work := workCopy(t, "examples/vm-fleet")
 	key := filepath.Join(t.TempDir(), "id_ed25519")
@@ -51,6 +58,10 @@ func TestVMFleetExample(t *testing.T) {
 		"s3_endpoint": s3s.Endpoint, "s3_region": s3s.Region, "s3_access_key": s3s.AccessKey, "s3_secret_key": s3s.SecretKey,
 		"s3_path_style": strconv.FormatBool(s3s.PathStyle),
 		"bucket":        name + "-blobs", "backup_bucket": name + "-backup", "force_destroy": "true",
+		"public_port": "443",
+		"tls": tfValue(t, map[string]any{
+			"domains": []string{httpsDomain}, "email": "ops@" + httpsDomain, "acme_ca": acme.DirectoryURL, "acme_ca_root": acme.RootsFile,
+		}),
 	}
 	w := newTF(t, bin, filepath.Join(work, "examples", "vm-fleet"), vars)
 	td := w.teardownAt(t.TempDir())
@@ -64,7 +75,21 @@ func TestVMFleetExample(t *testing.T) {
 	if len(urls) != 2 {
 		t.Fatalf("urls = %v, want the two replicas", urls)
 	}
-	driveCounter(t, urls, "vm-"+randHex(2), 4)
+	roots := acme.IssuingRoots(t)
+	clients := make([]*http.Client, len(urls))
+	for i, u := range urls {
+		addr, ok := strings.CutPrefix(u, "https://")
+		if !ok {
+			t.Fatalf("url %q: want https with tls", u)
+		}
+		clients[i] = httpsClient(addr, roots)
+		waitHTTPS(t, clients[i], addr)
+		checkRedirect(t, addr)
+	}
+	if n := acme.Issued(); n != 1 {
+		t.Errorf("Pebble issued %d certificates for %d replicas sharing theirs, want 1", n, len(urls))
+	}
+	driveCounterWith(t, clients, "https://"+httpsDomain, "vm-"+randHex(2), 4)
 	checkBackup(t, s3s, name+"-backup", "libsql/"+name+"/")
 	w.noChanges()
 

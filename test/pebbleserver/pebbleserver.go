@@ -65,15 +65,27 @@ var (
 	orderRE  = regexp.MustCompile(`Added order "\S+" to the db`)
 )
 
-// Start runs Pebble for the test.
+// Start runs Pebble for the test on loopback.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	return StartOn(t, "127.0.0.1")
+}
+
+// StartOn is Start with Pebble listening on host, an IP address other
+// machines reach (a test machine's bridge, say); its TLS certificate
+// names that address.
+func StartOn(t testing.TB, host string) *Server {
+	t.Helper()
+	ip := net.ParseIP(host)
+	if ip == nil {
+		t.Fatalf("pebbleserver: %q is not an IP address", host)
+	}
 	bin := binary(t)
 	dir := t.TempDir()
-	certFile, keyFile, roots := tlsFiles(t, dir)
+	certFile, keyFile, roots := tlsFiles(t, dir, ip)
 	var lastErr error
 	for range 3 {
-		addr, mgmt := freeport.Must(t, "127.0.0.1"), freeport.Must(t, "127.0.0.1")
+		addr, mgmt := freeport.Must(t, host), freeport.Must(t, host)
 		cfg := map[string]any{"pebble": map[string]any{
 			"listenAddress": addr, "managementListenAddress": mgmt, "certificate": certFile, "privateKey": keyFile,
 			"httpPort": 5002, "tlsPort": 5001, "keyAlgorithm": "ecdsa",
@@ -205,9 +217,9 @@ func binary(t testing.TB) string {
 	return ""
 }
 
-// tlsFiles writes a self-signed certificate for 127.0.0.1 and localhost
-// and its key into dir and returns their paths and a pool trusting it.
-func tlsFiles(t testing.TB, dir string) (certFile, keyFile string, roots *x509.CertPool) {
+// tlsFiles writes a self-signed certificate for ip and localhost and its
+// key into dir and returns their paths and a pool trusting it.
+func tlsFiles(t testing.TB, dir string, ip net.IP) (certFile, keyFile string, roots *x509.CertPool) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -221,7 +233,7 @@ func tlsFiles(t testing.TB, dir string) (certFile, keyFile string, roots *x509.C
 		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		IsCA:         true, BasicConstraintsValid: true,
-		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		IPAddresses: []net.IP{ip},
 		DNSNames:    []string{"localhost"},
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
