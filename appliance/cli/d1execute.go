@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dwk/fleet/appliance/bindings/d1"
 	"github.com/dwk/fleet/appliance/bindings/d1/d1migrations"
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -77,7 +78,7 @@ func runD1Execute(args []string, stdout, stderr io.Writer) int {
 			if len(r.Rows) == 0 {
 				continue
 			}
-			fmt.Fprintln(stdout, shortSQL(stmts[i], 48))
+			fmt.Fprintln(stdout, d1.ShortSQL(stmts[i], 48))
 			writeTable(stdout, r.Columns, cellStrings(r.Rows))
 		}
 		return 0
@@ -95,7 +96,7 @@ func runD1Execute(args []string, stdout, stderr io.Writer) int {
 func batchError(err error, n int) error {
 	var de *worker.D1Error
 	if errors.As(err, &de) && n > 1 {
-		return fmt.Errorf("statement %d of %d (%s) failed: %v; none of the %d statements took effect%s", de.Index+1, n, shortSQL(de.SQL, 80), de.Err, n, d1Hint(err))
+		return fmt.Errorf("statement %d of %d (%s) failed: %v; none of the %d statements took effect%s", de.Index+1, n, d1.ShortSQL(de.SQL, 80), de.Err, n, d1Hint(err))
 	}
 	if errors.As(err, &de) {
 		return fmt.Errorf("%v%s", de.Err, d1Hint(err))
@@ -203,18 +204,6 @@ func cellStrings(rows [][]any) [][]string {
 		}
 	}
 	return out
-}
-
-// shortSQL cuts a statement to n bytes for messages.
-func shortSQL(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 func plural(n int) string {

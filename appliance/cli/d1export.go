@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/dwk/fleet/appliance/bindings/d1"
 )
 
 func runD1Export(args []string, stdout, stderr io.Writer) int {
@@ -52,7 +54,7 @@ func runD1Export(args []string, stdout, stderr io.Writer) int {
 		out = file
 	}
 	w := bufio.NewWriter(out)
-	if err := dumpSQL(ctx, db, w, dumpOptions{noSchema: *noSchema, noData: *noData, tables: tables}); err != nil {
+	if err := d1.Dump(ctx, db, w, d1.DumpOptions{NoSchema: *noSchema, NoData: *noData, Tables: tables}); err != nil {
 		return fail(stderr, name, err)
 	}
 	if err := w.Flush(); err != nil {

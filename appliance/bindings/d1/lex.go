@@ -90,3 +90,15 @@ func OutsideTransaction(sql string) bool {
 	}
 	return false
 }
+
+// ShortSQL is a statement on one line, cut to about n bytes, for messages.
+func ShortSQL(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n] + "..."
+}

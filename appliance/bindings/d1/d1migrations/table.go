@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dwk/fleet/appliance/bindings/d1"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -54,22 +55,10 @@ func readApplied(ctx context.Context, db worker.D1Backend, table string) ([]Appl
 	}
 	out := make([]Applied, 0, len(res[0].Rows))
 	for _, row := range res[0].Rows {
-		a := Applied{Name: text(row[1]), AppliedAt: text(row[2])}
+		a := Applied{Name: d1.Text(row[1]), AppliedAt: d1.Text(row[2])}
 		a.ID, _ = row[0].(int64)
 		out = append(out, a)
 	}
 	return out, nil
 }
 
-// text renders a column value as text.
-func text(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return v
-	case []byte:
-		return string(v)
-	}
-	return fmt.Sprint(v)
-}

@@ -1,4 +1,4 @@
-package cli
+package d1
 
 import (
 	"context"
@@ -13,11 +13,12 @@ import (
 	"github.com/dwk/fleet/appliance/worker"
 )
 
-// dumpOptions select what dumpSQL writes, as wrangler d1 export's flags do.
-type dumpOptions struct {
-	noSchema, noData bool
-	// tables limits the dump to these tables (all when empty).
-	tables []string
+// DumpOptions select what Dump writes, as wrangler d1 export's flags do.
+type DumpOptions struct {
+	// NoSchema leaves out the CREATE statements, NoData the rows.
+	NoSchema, NoData bool
+	// Tables limits the dump to these tables (all when empty).
+	Tables []string
 }
 
 // The queries of a dump, after SQLite shell's .dump (shell.c.in), which
@@ -33,7 +34,7 @@ var (
 	statTable    = regexp.MustCompile(`^sqlite_stat.`)
 )
 
-// dumpSQL writes db as SQL statements, one a line, as `wrangler d1
+// Dump writes db as SQL statements, one a line, as `wrangler d1
 // export` writes them (miniflare's dumpSql, after SQLite's .dump):
 //
 //	PRAGMA defer_foreign_keys=TRUE;
@@ -49,19 +50,19 @@ var (
 // tables, the indexes and triggers of those tables are written, and the
 // views listed (D1's local export writes only indexes and triggers whose
 // own name is listed).
-func dumpSQL(ctx context.Context, db worker.D1Backend, w io.Writer, o dumpOptions) error {
+func Dump(ctx context.Context, db worker.D1Backend, w io.Writer, o DumpOptions) error {
 	schema, err := db.Batch(ctx, []worker.D1Query{{SQL: dumpTablesSQL}, {SQL: dumpColumnsSQL}, {SQL: dumpRestSQL}})
 	if err != nil {
 		return fmt.Errorf("read the schema: %w", err)
 	}
 	only := map[string]bool{}
-	for _, t := range o.tables {
+	for _, t := range o.Tables {
 		only[t] = true
 	}
 	columns := map[string][]string{}
 	for _, r := range schema[1].Rows {
-		t := text(r[0])
-		columns[t] = append(columns[t], text(r[1]))
+		t := Text(r[0])
+		columns[t] = append(columns[t], Text(r[1]))
 	}
 	type table struct {
 		name   string
@@ -69,7 +70,7 @@ func dumpSQL(ctx context.Context, db worker.D1Backend, w io.Writer, o dumpOption
 	}
 	var tables []table
 	for _, r := range schema[0].Rows {
-		name, sql := text(r[0]), text(r[1])
+		name, sql := Text(r[0]), Text(r[1])
 		if len(only) > 0 && !only[name] {
 			continue
 		}
@@ -80,7 +81,7 @@ func dumpSQL(ctx context.Context, db worker.D1Backend, w io.Writer, o dumpOption
 		case statTable.MatchString(name):
 			t.schema = "ANALYZE sqlite_schema;"
 		case strings.HasPrefix(sql, "CREATE VIRTUAL TABLE"):
-			return fmt.Errorf("table %s is a virtual table (%s): D1 cannot export databases with virtual tables; export the other tables with --table", name, shortSQL(sql, 60))
+			return fmt.Errorf("table %s is a virtual table (%s): D1 cannot export databases with virtual tables; export the other tables with --table", name, ShortSQL(sql, 60))
 		case internalTable(name):
 			continue
 		case quotedCreate.MatchString(sql):
@@ -91,14 +92,14 @@ func dumpSQL(ctx context.Context, db worker.D1Backend, w io.Writer, o dumpOption
 		tables = append(tables, t)
 	}
 	var reads []worker.D1Query
-	if !o.noData {
+	if !o.NoData {
 		for _, t := range tables {
 			cols := columns[t.name]
 			quoted := make([]string, len(cols))
 			for i, c := range cols {
-				quoted[i] = quoteIdent(c)
+				quoted[i] = QuoteIdent(c)
 			}
-			reads = append(reads, worker.D1Query{SQL: "SELECT " + strings.Join(quoted, ", ") + " FROM " + quoteIdent(t.name)})
+			reads = append(reads, worker.D1Query{SQL: "SELECT " + strings.Join(quoted, ", ") + " FROM " + QuoteIdent(t.name)})
 		}
 	}
 	var data []worker.D1Result
@@ -110,18 +111,18 @@ func dumpSQL(ctx context.Context, db worker.D1Backend, w io.Writer, o dumpOption
 	bw := &errWriter{w: w}
 	bw.line("PRAGMA defer_foreign_keys=TRUE;")
 	for i, t := range tables {
-		if !o.noSchema {
+		if !o.NoSchema {
 			bw.line(t.schema)
 		}
-		if o.noData {
+		if o.NoData {
 			continue
 		}
 		cols := columns[t.name]
 		quoted := make([]string, len(cols))
 		for j, c := range cols {
-			quoted[j] = quoteIdent(c)
+			quoted[j] = QuoteIdent(c)
 		}
-		head := "INSERT INTO " + quoteIdent(t.name) + " (" + strings.Join(quoted, ",") + ") VALUES("
+		head := "INSERT INTO " + QuoteIdent(t.name) + " (" + strings.Join(quoted, ",") + ") VALUES("
 		for _, r := range data[i].Rows {
 			cells := make([]string, len(r))
 			for j, v := range r {
@@ -130,13 +131,13 @@ func dumpSQL(ctx context.Context, db worker.D1Backend, w io.Writer, o dumpOption
 			bw.line(head + strings.Join(cells, ",") + ");")
 		}
 	}
-	if !o.noSchema {
+	if !o.NoSchema {
 		for _, r := range schema[2].Rows {
-			tbl := text(r[1])
+			tbl := Text(r[1])
 			if internalTable(tbl) || len(only) > 0 && !only[tbl] {
 				continue
 			}
-			bw.line(text(r[2]) + ";")
+			bw.line(Text(r[2]) + ";")
 		}
 	}
 	return bw.err
@@ -217,13 +218,13 @@ func unusedMark(s, primary, secondary string) string {
 	}
 }
 
-// quoteIdent quotes a SQLite identifier in double quotes.
-func quoteIdent(id string) string {
+// QuoteIdent quotes a SQLite identifier in double quotes.
+func QuoteIdent(id string) string {
 	return `"` + strings.ReplaceAll(id, `"`, `""`) + `"`
 }
 
-// text renders a schema column as text.
-func text(v any) string {
+// Text renders a column value (nil, text, blob or number) as text.
+func Text(v any) string {
 	switch v := v.(type) {
 	case nil:
 		return ""

@@ -1,4 +1,4 @@
-package cli
+package d1_test
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dwk/fleet/appliance/bindings/d1"
 	"github.com/dwk/fleet/appliance/bindings/d1/d1local"
 	"github.com/dwk/fleet/appliance/bindings/d1/d1migrations"
 	"github.com/dwk/fleet/appliance/worker"
@@ -53,10 +54,10 @@ func TestDumpSQL(t *testing.T) {
 	execScript(t, db, dumpFixture)
 	tests := []struct {
 		name string
-		o    dumpOptions
+		o    d1.DumpOptions
 		want string
 	}{
-		{"everything", dumpOptions{}, `PRAGMA defer_foreign_keys=TRUE;
+		{"everything", d1.DumpOptions{}, `PRAGMA defer_foreign_keys=TRUE;
 CREATE TABLE IF NOT EXISTS "Quoted Table" (id INTEGER PRIMARY KEY AUTOINCREMENT, v);
 INSERT INTO "Quoted Table" ("id","v") VALUES(1,'it''s');
 INSERT INTO "Quoted Table" ("id","v") VALUES(2,NULL);
@@ -68,18 +69,18 @@ INSERT INTO "sqlite_sequence" ("name","seq") VALUES('Quoted Table',2);
 CREATE INDEX plain_n ON plain(n);
 CREATE VIEW doubled AS SELECT n * 2 AS d FROM plain;
 `},
-		{"schema of one table", dumpOptions{noData: true, tables: []string{"plain"}}, `PRAGMA defer_foreign_keys=TRUE;
+		{"schema of one table", d1.DumpOptions{NoData: true, Tables: []string{"plain"}}, `PRAGMA defer_foreign_keys=TRUE;
 CREATE TABLE plain (n INTEGER, r REAL, t TEXT, b BLOB, g INTEGER GENERATED ALWAYS AS (n * 2) VIRTUAL);
 CREATE INDEX plain_n ON plain(n);
 `},
-		{"rows only", dumpOptions{noSchema: true, tables: []string{"Quoted Table"}}, `PRAGMA defer_foreign_keys=TRUE;
+		{"rows only", d1.DumpOptions{NoSchema: true, Tables: []string{"Quoted Table"}}, `PRAGMA defer_foreign_keys=TRUE;
 INSERT INTO "Quoted Table" ("id","v") VALUES(1,'it''s');
 INSERT INTO "Quoted Table" ("id","v") VALUES(2,NULL);
 `},
 	}
 	for _, tt := range tests {
 		var b bytes.Buffer
-		if err := dumpSQL(context.Background(), db, &b, tt.o); err != nil {
+		if err := d1.Dump(context.Background(), db, &b, tt.o); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if got := b.String(); got != tt.want {
@@ -93,13 +94,13 @@ func TestDumpRoundTrip(t *testing.T) {
 	src := openD1(t)
 	execScript(t, src, dumpFixture)
 	var first bytes.Buffer
-	if err := dumpSQL(context.Background(), src, &first, dumpOptions{}); err != nil {
+	if err := d1.Dump(context.Background(), src, &first, d1.DumpOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dst := openD1(t)
 	execScript(t, dst, first.String())
 	var second bytes.Buffer
-	if err := dumpSQL(context.Background(), dst, &second, dumpOptions{}); err != nil {
+	if err := d1.Dump(context.Background(), dst, &second, d1.DumpOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if first.String() != second.String() {
@@ -107,27 +108,5 @@ func TestDumpRoundTrip(t *testing.T) {
 	}
 	if strings.Contains(first.String(), worker.D1BookmarkTable) {
 		t.Errorf("the dump holds dwk's bookmark table:\n%s", &first)
-	}
-}
-
-func TestSQLLiteral(t *testing.T) {
-	tests := []struct {
-		v    any
-		want string
-	}{
-		{nil, "NULL"},
-		{int64(-3), "-3"},
-		{2.0, "2.0"},
-		{1e300, "1e+300"},
-		{0.1, "0.1"},
-		{[]byte{}, "X''"},
-		{"a'b", "'a''b'"},
-		{"\\n\n", `replace('\n\012','\012',char(10))`},
-		{"\\n\\012\n", `replace('\n\012(\n0)','(\n0)',char(10))`},
-	}
-	for _, tt := range tests {
-		if got := sqlLiteral(tt.v); got != tt.want {
-			t.Errorf("sqlLiteral(%#v) = %s, want %s", tt.v, got, tt.want)
-		}
 	}
 }

@@ -1,0 +1,252 @@
+// Package migrate copies what one mode's stores hold into another's: a
+// local data directory's D1 databases, KV namespaces and R2 buckets into a
+// fleet's stores, or back. It works entry by entry (a database is one
+// entry, a key or an object one each), so that a run can be repeated: an
+// entry the destination already holds, equal, is skipped; one it holds
+// with other content is a conflict, refused unless Options.Replace. A
+// verification pass compares every entry's digest on both sides.
+package migrate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/dwk/fleet/appliance/worker"
+)
+
+// Stores are one side's stores: both modes' store sets provide them.
+type Stores interface {
+	D1(name string) (worker.D1Backend, error)
+	R2(name string) (worker.R2Bucket, error)
+	KV(name string) (worker.KVNamespace, error)
+}
+
+// The kinds of store a migration copies.
+const (
+	KindD1 = "d1"
+	KindKV = "kv"
+	KindR2 = "r2"
+)
+
+// Store names one database, namespace or bucket to copy.
+type Store struct {
+	// Kind is KindD1, KindKV or KindR2.
+	Kind string
+	// Name is its store name (the same on both sides).
+	Name string
+}
+
+func (s Store) String() string { return s.Kind + " " + s.Name }
+
+// Options tune a Run.
+type Options struct {
+	// Replace overwrites entries the destination holds with other
+	// content; without it they are conflicts and nothing is written.
+	Replace bool
+	// DryRun compares and reports, and writes nothing.
+	DryRun bool
+	// Progress, when set, is called as entries are copied, with the
+	// store, the entries done and the total to copy.
+	Progress func(s Store, done, total int)
+}
+
+// Result is one store's outcome.
+type Result struct {
+	Store
+	// Entries is how many entries the source holds: 1 for a database,
+	// keys for a namespace, objects for a bucket. Bytes is their size.
+	Entries int
+	Bytes   int64
+	// Conflicts are the entries the destination holds with other
+	// content. Copied entries were absent from the destination, Replaced
+	// ones held other content there, Skipped ones were there already,
+	// equal.
+	Conflicts, Copied, Replaced, Skipped int
+	// Verified is set when every entry's digest matched after the copy.
+	Verified bool
+}
+
+// ErrConflict is returned, before anything is written, when the
+// destination holds other content under names the source has.
+var ErrConflict = errors.New("the destination already holds other data")
+
+// ErrMismatch is returned when the verification pass finds an entry whose
+// digest differs between the two sides.
+var ErrMismatch = errors.New("verification failed")
+
+// entry is one entry's digest and size.
+type entry struct {
+	digest string
+	size   int64
+}
+
+// side reads and writes one store kind on one side.
+type kind interface {
+	// entries lists src's (from=true) or dst's entries with digests.
+	entries(ctx context.Context, from bool) (map[string]entry, error)
+	// copy copies one entry from src to dst; replace is set when dst
+	// holds other content under it.
+	copy(ctx context.Context, key string, replace bool) error
+}
+
+// open returns the copier of s between src and dst.
+func open(s Store, src, dst Stores) (kind, error) {
+	switch s.Kind {
+	case KindD1:
+		a, b, err := both(s.Name, src, dst, Stores.D1)
+		return &d1Kind{src: a, dst: b}, err
+	case KindKV:
+		a, b, err := both(s.Name, src, dst, Stores.KV)
+		return &kvKind{src: a, dst: b}, err
+	case KindR2:
+		a, b, err := both(s.Name, src, dst, Stores.R2)
+		return &r2Kind{src: a, dst: b}, err
+	}
+	return nil, fmt.Errorf("migrate: unknown store kind %q", s.Kind)
+}
+
+// both opens the store name on each side with get.
+func both[T any](name string, src, dst Stores, get func(Stores, string) (T, error)) (a, b T, err error) {
+	if a, err = get(src, name); err != nil {
+		return a, b, err
+	}
+	b, err = get(dst, name)
+	return a, b, err
+}
+
+// planned is one store's comparison.
+type planned struct {
+	Result
+	k             kind
+	copy, replace []string
+	src           map[string]entry
+	conflicts     []string
+}
+
+// Run copies stores from src to dst. It compares every store first and,
+// when any holds conflicts and o.Replace is not set, returns ErrConflict
+// naming them without writing anything; with o.DryRun it returns the
+// comparison. It then copies, and verifies every store it copied into.
+func Run(ctx context.Context, src, dst Stores, stores []Store, o Options) ([]Result, error) {
+	plans := make([]*planned, 0, len(stores))
+	var conflicts []string
+	for _, s := range stores {
+		p, err := plan(ctx, s, src, dst)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s, err)
+		}
+		plans = append(plans, p)
+		for _, c := range p.conflicts {
+			conflicts = append(conflicts, s.String()+": "+c)
+		}
+	}
+	results := func() []Result {
+		out := make([]Result, len(plans))
+		for i, p := range plans {
+			out[i] = p.Result
+		}
+		return out
+	}
+	if len(conflicts) > 0 && !o.Replace {
+		return results(), fmt.Errorf("%w: %s; pass --replace to overwrite it", ErrConflict, list(conflicts, 5))
+	}
+	if o.DryRun {
+		return results(), nil
+	}
+	for _, p := range plans {
+		total := len(p.copy) + len(p.replace)
+		done := 0
+		for _, set := range []struct {
+			keys    []string
+			replace bool
+		}{{p.copy, false}, {p.replace, true}} {
+			for _, key := range set.keys {
+				if err := p.k.copy(ctx, key, set.replace); err != nil {
+					return results(), fmt.Errorf("%s: copy %s: %w", p.Store, label(key), err)
+				}
+				done++
+				if set.replace {
+					p.Replaced++
+				} else {
+					p.Copied++
+				}
+				if o.Progress != nil {
+					o.Progress(p.Store, done, total)
+				}
+			}
+		}
+		got, err := p.k.entries(ctx, false)
+		if err != nil {
+			return results(), fmt.Errorf("%s: verify: %w", p.Store, err)
+		}
+		var bad []string
+		for key, e := range p.src {
+			if got[key] != e {
+				bad = append(bad, label(key))
+			}
+		}
+		if len(bad) > 0 {
+			sort.Strings(bad)
+			return results(), fmt.Errorf("%w: %s: %s differ after the copy", ErrMismatch, p.Store, list(bad, 5))
+		}
+		p.Verified = true
+	}
+	return results(), nil
+}
+
+// plan compares one store's two sides.
+func plan(ctx context.Context, s Store, src, dst Stores) (*planned, error) {
+	k, err := open(s, src, dst)
+	if err != nil {
+		return nil, err
+	}
+	from, err := k.entries(ctx, true)
+	if err != nil {
+		return nil, fmt.Errorf("read the source: %w", err)
+	}
+	to, err := k.entries(ctx, false)
+	if err != nil {
+		return nil, fmt.Errorf("read the destination: %w", err)
+	}
+	p := &planned{Result: Result{Store: s}, k: k, src: from}
+	keys := make([]string, 0, len(from))
+	for key := range from {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		e := from[key]
+		p.Entries++
+		p.Bytes += e.size
+		switch have, ok := to[key]; {
+		case !ok:
+			p.copy = append(p.copy, key)
+		case have == e:
+			p.Skipped++
+		default:
+			p.replace = append(p.replace, key)
+			p.conflicts = append(p.conflicts, label(key))
+			p.Conflicts++
+		}
+	}
+	return p, nil
+}
+
+// label names an entry in messages: a database's one entry is "".
+func label(key string) string {
+	if key == "" {
+		return "the database"
+	}
+	return fmt.Sprintf("%q", key)
+}
+
+// list joins up to n items and says how many more there are.
+func list(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
+}

@@ -1,0 +1,194 @@
+package jsprojects
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/procs"
+)
+
+// migrateProjects are the projects whose stores TestMigrate moves: KV, D1
+// and R2.
+var migrateProjects = []string{"kv", "notes", "files"}
+
+// TestMigrate fills a local data directory through the kv, notes and
+// files projects served by a local dwk serve, moves it into a fleet of
+// three replicas with `dwk migrate to-central`, reads every value back
+// through each front door, finds everything in place on a second run,
+// moves the fleet's stores into an empty data directory with `dwk migrate
+// to-local`, and compares the two directories: the D1 exports byte for
+// byte, and every value read through a dwk serve on the new one.
+func TestMigrate(t *testing.T) {
+	var workers []config.Worker
+	for _, name := range migrateProjects {
+		workers = append(workers, config.Worker{Project: projectDir(t, name), Routes: []string{"/" + name + "/"}})
+	}
+	localCfg := filepath.Join(t.TempDir(), "dwk.json")
+	b, err := config.Encode(&config.Config{Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(localCfg, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	runDwk(t, nil, "d1", "migrations", "apply", "DB", "--local", "--config", localCfg, "--data-dir", data, "--worker", "notes")
+	local := serveDir(t, localCfg, data)
+	want := fillStores(t, local.site)
+
+	f := fleettest.New(t, fleettest.Options{Replicas: 3, Edit: func(i int, c *config.Config) { c.Workers = workers }})
+	f.Provision()
+	env := []string{"DWK_FLEET_SECRET=" + f.Secret, "DWK_S3_SECRET=" + f.S3.SecretKey, "DWK_ADMIN_TOKEN=" + fleettest.AdminToken}
+	busy := exec.Command(procs.Binary(t), "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
+	busy.Env = append(os.Environ(), env...)
+	if out, err := busy.CombinedOutput(); err == nil || !strings.Contains(string(out), "in use") {
+		t.Errorf("dwk migrate on a data directory dwk serve holds: %v\n%s\nwant a refusal saying it is in use", err, out)
+	}
+	local.stop(t)
+	start := time.Now()
+	out := runDwk(t, env, "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
+	t.Logf("to-central took %v:\n%s", time.Since(start).Round(time.Millisecond), out)
+	if n := strings.Count(out, "│ yes"); n != len(migrateProjects) {
+		t.Errorf("to-central verified %d stores, want %d:\n%s", n, len(migrateProjects), out)
+	}
+	for _, r := range f.Replicas {
+		r.Start()
+	}
+	fleet := &site{fleet: true}
+	for _, r := range f.Replicas {
+		fleet.doors = append(fleet.doors, r.Public)
+	}
+	for i := range fleet.doors {
+		checkStores(t, fleet, i, want)
+	}
+
+	again := runDwk(t, env, "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
+	rows := skippedRow.FindAllStringSubmatch(again, -1)
+	for _, r := range rows {
+		if r[1] != r[2] {
+			rows = nil
+		}
+	}
+	if len(rows) != len(migrateProjects) {
+		t.Errorf("a second run copied again, or did not verify (want every entry skipped):\n%s", again)
+	}
+
+	back := t.TempDir()
+	out = runDwk(t, env, "migrate", "to-local", "--data-dir", back, "--config", f.Replicas[0].Config, "--name", config.Default().Fleet.Name)
+	t.Logf("to-local:\n%s", out)
+	export := func(dir string) []byte {
+		file := filepath.Join(t.TempDir(), "notes.sql")
+		runDwk(t, nil, "d1", "export", "DB", "--local", "--config", localCfg, "--data-dir", dir, "--worker", "notes", "--output", file)
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if a, b := export(data), export(back); !bytes.Equal(a, b) || len(a) == 0 {
+		t.Errorf("the notes database after the round trip differs:\nbefore:\n%s\nafter:\n%s", a, b)
+	}
+	home := serveDir(t, localCfg, back)
+	checkStores(t, home.site, 0, want)
+	home.stop(t)
+}
+
+// skippedRow matches a row of dwk migrate's table with nothing copied or
+// replaced, verified; its groups are the entries and the skipped ones.
+var skippedRow = regexp.MustCompile(`│ (?:d1|kv|r2)\s+│ \S+\s+│ (\d+)\s+│ \d+\s+│ 0\s+│ 0\s+│ (\d+)\s+│ yes`)
+
+// localServe is a dwk serve in local mode.
+type localServe struct {
+	*site
+	proc *procs.Proc
+}
+
+// serveDir starts dwk serve on a data directory.
+func serveDir(t *testing.T, cfg, dir string) *localServe {
+	t.Helper()
+	proc := procs.Start(t, "dwk serve "+filepath.Base(dir), procs.Binary(t), nil, "serve", "--config", cfg, "--data-dir", dir, "--listen", "127.0.0.1:0")
+	base := proc.WaitFor(readyRE, 3*time.Minute)[1]
+	return &localServe{site: &site{doors: []string{base}, logs: proc.Output}, proc: proc}
+}
+
+// stop ends the process, which releases the data directory's lock.
+func (l *localServe) stop(t *testing.T) {
+	t.Helper()
+	l.proc.Signal(syscall.SIGTERM)
+	if _, err := l.proc.Wait(30 * time.Second); err != nil {
+		t.Fatalf("dwk serve did not stop: %v", err)
+	}
+}
+
+// storedValues are what fillStores wrote.
+type storedValues struct {
+	kv    map[string]string // key → value
+	notes []string          // titles
+	file  string            // the uploaded file's content
+	key   string            // its object key
+}
+
+// fillStores writes keys with metadata and a TTL, notes, and an uploaded
+// file through s.
+func fillStores(t *testing.T, s *site) storedValues {
+	t.Helper()
+	v := storedValues{kv: map[string]string{}}
+	for i := range 5 {
+		key, value := fmt.Sprintf("key-%d", i), fmt.Sprintf("value %d ✓", i)
+		q := ""
+		if i%2 == 0 {
+			q = "?ttl=3600"
+		}
+		do(t, "PUT", s.url(0, "/kv/items/"+key+q), []byte(value), "X-KV-Metadata", fmt.Sprintf(`{"n":%d}`, i)).want(t, 204, "put "+key)
+		v.kv[key] = value
+	}
+	for i := range 3 {
+		title := fmt.Sprintf("note %d", i)
+		do(t, "POST", s.url(0, "/notes/api/notes"), map[string]any{"title": title, "body": "moved", "tags": []string{"m"}}).want(t, 201, "create "+title)
+		v.notes = append(v.notes, title)
+	}
+	v.file = strings.Repeat("row,of,data\n", 200)
+	body, ctype := multipartBody(t, formField{name: "description", value: "moved file"}, formField{name: "file", value: v.file, filename: "data.csv", ctype: "text/csv"})
+	var up struct{ Key string }
+	do(t, "POST", s.url(0, "/files/upload"), body, "Content-Type", ctype, "Accept", "application/json").want(t, 201, "upload").json(t, &up)
+	v.key = up.Key
+	return v
+}
+
+// checkStores reads every value of want through door i of s.
+func checkStores(t *testing.T, s *site, i int, want storedValues) {
+	t.Helper()
+	for key, value := range want.kv {
+		if r := do(t, "GET", s.url(i, "/kv/items/"+key+"?type=text"), nil).want(t, 200, "get "+key); string(r.body) != value {
+			t.Errorf("door %d: %s = %q, want %q", i, key, r.body, value)
+		}
+		if r := do(t, "GET", s.url(i, "/kv/meta/"+key), nil).want(t, 200, "metadata of "+key); !bytes.Contains(r.body, []byte(`"n":`+strings.TrimPrefix(key, "key-"))) {
+			t.Errorf("door %d: metadata of %s = %s", i, key, r.body)
+		}
+	}
+	var listed struct{ Notes []struct{ Title string } }
+	do(t, "GET", s.url(i, "/notes/api/notes"), nil).want(t, 200, "list notes").json(t, &listed)
+	var titles []string
+	for _, n := range listed.Notes {
+		titles = append(titles, n.Title)
+	}
+	for _, title := range want.notes {
+		if !strings.Contains(strings.Join(titles, "|"), title) {
+			t.Errorf("door %d: notes %q, want %q among them", i, titles, title)
+		}
+	}
+	r := do(t, "GET", s.url(i, "/files/object/"+want.key), nil).want(t, 200, "download")
+	if string(r.body) != want.file || r.header.Get("Content-Type") != "text/csv" {
+		t.Errorf("door %d: file %s: %d bytes of %s, want %d bytes of text/csv", i, want.key, len(r.body), r.header.Get("Content-Type"), len(want.file))
+	}
+}
