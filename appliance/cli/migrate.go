@@ -6,23 +6,30 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/fleet/coord"
+	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/migrate"
 	"github.com/dwk/fleet/appliance/process/datadir"
+	"github.com/dwk/fleet/appliance/server/adminclient"
 	"github.com/dwk/fleet/appliance/server/storeset"
+	"github.com/dwk/fleet/appliance/worker"
 )
 
 func init() {
 	g := group{
 		name: "migrate",
-		about: "Copy the D1 databases, KV namespaces and R2 buckets between a local-mode data directory and a fleet's stores.\n" +
+		about: "Copy the D1 databases, KV namespaces, R2 buckets and Durable Objects between a local-mode data directory and a\nfleet's stores.\n" +
 			"The stores are those the workers of the fleet's dwk.json bind. A run can be repeated: what the destination holds\n" +
 			"already, equal, is skipped; other content under the same name is refused unless --replace. Every copied store is\n" +
 			"verified, entry by entry, and a summary table ends the run. See docs/migrate.md.",
@@ -101,7 +108,26 @@ func migrateRun(ctx context.Context, f *storeFlags, toCentral bool, mf migrateFl
 			return fmt.Errorf("the data directory holds %s, which no worker of %s binds: bind them, or pass --skip-unbound to leave them out", strings.Join(unbound, ", "), fleet.path)
 		}
 	}
-	src, dst := migrate.Stores(local.st), migrate.Stores(fleet.st)
+	src, dst := migrate.Side{Stores: local.st}, migrate.Side{Stores: fleet.st}
+	if hasObjects(stores) {
+		if err := matchSecrets(local.d, fleet.clients.Secret, toCentral); err != nil {
+			return err
+		}
+		lo, err := migrate.OpenLocalObjects(ctx, local.dir)
+		if err != nil {
+			return err
+		}
+		defer lo.Close()
+		co, err := migrate.OpenCentralObjects(ctx, migrate.CentralObjectsConfig{
+			Clients: fleet.clients, Coord: fleet.coord, CacheDir: filepath.Join(local.dir, "migrate-cache"), TTL: fleet.cfg.Lease.TTL.D(),
+			Release: releaseThrough(fleet.cfg, fleet.coord),
+		})
+		if err != nil {
+			return err
+		}
+		defer func() { co.Close(); os.RemoveAll(filepath.Join(local.dir, "migrate-cache")) }()
+		src.Objects, dst.Objects = lo, co
+	}
 	from, to := "local data directory "+local.dir, fleet.where
 	if !toCentral {
 		src, dst, from, to = dst, src, to, from
@@ -135,7 +161,7 @@ func (t *target) boundStores() []migrate.Store {
 		for _, m := range []struct {
 			kind  string
 			names map[string]string
-		}{{migrate.KindD1, b.D1}, {migrate.KindKV, b.KV}, {migrate.KindR2, b.R2}} {
+		}{{migrate.KindD1, b.D1}, {migrate.KindKV, b.KV}, {migrate.KindR2, b.R2}, {migrate.KindObjects, b.Objects}} {
 			for _, name := range m.names {
 				s := migrate.Store{Kind: m.kind, Name: name}
 				if !seen[s] {
@@ -152,7 +178,37 @@ func (t *target) boundStores() []migrate.Store {
 // migrateDir is a locked local data directory and its stores.
 type migrateDir struct {
 	dir string
+	d   *datadir.Dir
 	st  *storeset.Local
+}
+
+// hasObjects reports whether stores name a Durable Object class.
+func hasObjects(stores []migrate.Store) bool {
+	for _, s := range stores {
+		if s.Kind == migrate.KindObjects {
+			return true
+		}
+	}
+	return false
+}
+
+// matchSecrets checks that the data directory's objects and the fleet's
+// are named with one secret (an object's id carries a tag made with it):
+// to-central refuses a fleet with another secret than the one the
+// directory keeps; to-local keeps the fleet's in a new directory.
+func matchSecrets(d *datadir.Dir, fleetSecret string, toCentral bool) error {
+	kept, ok, err := d.KeptSecret()
+	switch {
+	case err != nil:
+		return err
+	case !ok && toCentral:
+		return nil // the local config named it; the fleet's must be the same
+	case !ok:
+		return d.KeepSecret(fleetSecret)
+	case kept != fleetSecret:
+		return fmt.Errorf("the data directory's objects are named with the secret in %s, and the fleet uses another: an object id carries a tag made with the secret, so set fleet.secret to the directory's on every replica (or migrate into a data directory of its own)", filepath.Join(d.Path, datadir.SecretFile))
+	}
+	return nil
 }
 
 // openMigrateDir locks the data directory dir and opens its stores. A
@@ -182,7 +238,7 @@ func openMigrateDir(ctx context.Context, dir, fleet string, mustExist bool) (*mi
 		d.Close()
 		return nil, nil, err
 	}
-	return &migrateDir{dir: d.Path, st: st}, func() { st.Close(); d.Close() }, nil
+	return &migrateDir{dir: d.Path, d: d, st: st}, func() { st.Close(); d.Close() }, nil
 }
 
 // unboundStores lists the stores a data directory holds that are not in
@@ -194,7 +250,7 @@ func unboundStores(dir string, bound []migrate.Store) ([]string, error) {
 	}
 	var out []string
 	for _, k := range []struct{ kind, glob string }{
-		{migrate.KindD1, "d1/*.sqlite"}, {migrate.KindKV, "kv/*.sqlite"}, {migrate.KindR2, "r2/*"},
+		{migrate.KindD1, "d1/*.sqlite"}, {migrate.KindKV, "kv/*.sqlite"}, {migrate.KindR2, "r2/*"}, {migrate.KindObjects, "objects/*"},
 	} {
 		matches, err := filepath.Glob(filepath.Join(dir, k.glob))
 		if err != nil {
@@ -202,7 +258,7 @@ func unboundStores(dir string, bound []migrate.Store) ([]string, error) {
 		}
 		for _, m := range matches {
 			name := strings.TrimSuffix(filepath.Base(m), ".sqlite")
-			if k.kind == migrate.KindR2 {
+			if k.kind == migrate.KindR2 || k.kind == migrate.KindObjects {
 				if fi, err := os.Stat(m); err != nil || !fi.IsDir() {
 					continue
 				}
@@ -227,7 +283,7 @@ func bar(done, total, width int) string {
 // writeMigrateTable writes one row per store.
 func writeMigrateTable(w io.Writer, results []migrate.Result, dryRun bool) {
 	if len(results) == 0 {
-		fmt.Fprintln(w, "No stores to copy: no worker binds a D1 database, KV namespace or R2 bucket.")
+		fmt.Fprintln(w, "No stores to copy: no worker binds a D1 database, KV namespace, R2 bucket or Durable Object class.")
 		return
 	}
 	header := []string{"store", "name", "entries", "bytes", "copied", "replaced", "skipped", "verified"}
@@ -249,4 +305,30 @@ func writeMigrateTable(w io.Writer, results []migrate.Result, dryRun bool) {
 		rows = append(rows, row)
 	}
 	writeTable(w, header, rows)
+}
+
+// releaseThrough asks a replica of the fleet cfg configures, found in
+// its coordination store's member records, to hand an object back,
+// through its admin API with cfg's admin token.
+func releaseThrough(cfg *config.Config, cs *coord.Store) migrate.ReleaseFunc {
+	return func(ctx context.Context, holder string, id worker.ObjectID) error {
+		token, err := cfg.Admin.Token.Resolve()
+		if err != nil || token == "" {
+			return fmt.Errorf("the replica holds it and admin.token is not set in the fleet's dwk.json, so it cannot be asked to let go: set it, or stop the fleet's traffic")
+		}
+		m, ok, err := membership.NewRegistry(cs, nil).Get(ctx, holder)
+		if err != nil {
+			return err
+		}
+		base := adminclient.MemberURL(m, cfg.Listen.InternalTLS != nil)
+		if !ok || base == "" {
+			return fmt.Errorf("member %s has no admin API on record", holder)
+		}
+		hc, err := adminclient.ForFleet(cfg, 30*time.Second)
+		if err != nil {
+			return err
+		}
+		q := url.Values{"class": {id.Namespace()}, "id": {id.String()}}
+		return adminclient.Client{Token: token, HTTP: hc}.Call(ctx, http.MethodPost, base, "/admin/objects/release?"+q.Encode(), nil)
+	}
 }

@@ -80,7 +80,11 @@ type target struct {
 	// /x/dwk-data" or "fleet prod".
 	where string
 	// local is set for a local data directory.
-	local   bool
+	local bool
+	// clients and coord are a fleet's store clients and, when the command
+	// works on KV, its coordination store.
+	clients *central.Clients
+	coord   *coord.Store
 	closers []func() error
 }
 
@@ -164,6 +168,7 @@ func (t *target) openCentral(ctx context.Context, kind storeKind, log *slog.Logg
 		return err
 	}
 	t.closers = append(t.closers, func() error { clients.Close(); return nil })
+	t.clients = clients
 	sc := storeset.CentralConfig{Config: t.cfg, Clients: clients}
 	switch kind {
 	case kindKV:
@@ -172,7 +177,7 @@ func (t *target) openCentral(ctx context.Context, kind storeKind, log *slog.Logg
 			return fmt.Errorf("%w: has the fleet been provisioned (dwk provision, or terraform apply)?", err)
 		}
 		t.closers = append(t.closers, func() error { return cs.Close(context.Background()) })
-		sc.Coord = cs
+		sc.Coord, t.coord = cs, cs
 	case kindQueues:
 		b, err := storeset.OpenQueues(ctx, clients)
 		if err != nil {

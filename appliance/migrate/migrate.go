@@ -1,6 +1,6 @@
 // Package migrate copies what one mode's stores hold into another's: a
-// local data directory's D1 databases, KV namespaces and R2 buckets into a
-// fleet's stores, or back. It works entry by entry (a database is one
+// local data directory's D1 databases, KV namespaces, R2 buckets and
+// Durable Objects into a fleet's stores, or back. It works entry by entry (a database is one
 // entry, a key or an object one each), so that a run can be repeated: an
 // entry the destination already holds, equal, is skipped; one it holds
 // with other content is a conflict, refused unless Options.Replace. A
@@ -24,11 +24,20 @@ type Stores interface {
 	KV(name string) (worker.KVNamespace, error)
 }
 
+// Side is one side of a migration.
+type Side struct {
+	Stores
+	// Objects is its Durable Object storage; nil when no class is copied.
+	Objects Objects
+}
+
 // The kinds of store a migration copies.
 const (
 	KindD1 = "d1"
 	KindKV = "kv"
 	KindR2 = "r2"
+	// KindObjects is a Durable Object class: Store.Name is the class.
+	KindObjects = "do"
 )
 
 // Store names one database, namespace or bucket to copy.
@@ -93,8 +102,13 @@ type kind interface {
 }
 
 // open returns the copier of s between src and dst.
-func open(s Store, src, dst Stores) (kind, error) {
+func open(s Store, src, dst Side) (kind, error) {
 	switch s.Kind {
+	case KindObjects:
+		if src.Objects == nil || dst.Objects == nil {
+			return nil, errNoObjects
+		}
+		return &objectsKind{class: s.Name, src: src.Objects, dst: dst.Objects}, nil
 	case KindD1:
 		a, b, err := both(s.Name, src, dst, Stores.D1)
 		return &d1Kind{src: a, dst: b}, err
@@ -109,11 +123,11 @@ func open(s Store, src, dst Stores) (kind, error) {
 }
 
 // both opens the store name on each side with get.
-func both[T any](name string, src, dst Stores, get func(Stores, string) (T, error)) (a, b T, err error) {
-	if a, err = get(src, name); err != nil {
+func both[T any](name string, src, dst Side, get func(Stores, string) (T, error)) (a, b T, err error) {
+	if a, err = get(src.Stores, name); err != nil {
 		return a, b, err
 	}
-	b, err = get(dst, name)
+	b, err = get(dst.Stores, name)
 	return a, b, err
 }
 
@@ -130,7 +144,7 @@ type planned struct {
 // when any holds conflicts and o.Replace is not set, returns ErrConflict
 // naming them without writing anything; with o.DryRun it returns the
 // comparison. It then copies, and verifies every store it copied into.
-func Run(ctx context.Context, src, dst Stores, stores []Store, o Options) ([]Result, error) {
+func Run(ctx context.Context, src, dst Side, stores []Store, o Options) ([]Result, error) {
 	plans := make([]*planned, 0, len(stores))
 	var conflicts []string
 	for _, s := range stores {
@@ -198,7 +212,7 @@ func Run(ctx context.Context, src, dst Stores, stores []Store, o Options) ([]Res
 }
 
 // plan compares one store's two sides.
-func plan(ctx context.Context, s Store, src, dst Stores) (*planned, error) {
+func plan(ctx context.Context, s Store, src, dst Side) (*planned, error) {
 	k, err := open(s, src, dst)
 	if err != nil {
 		return nil, err
@@ -235,7 +249,8 @@ func plan(ctx context.Context, s Store, src, dst Stores) (*planned, error) {
 	return p, nil
 }
 
-// label names an entry in messages: a database's one entry is "".
+// label names an entry in messages: a database's one entry is "", an
+// object's key its id.
 func label(key string) string {
 	if key == "" {
 		return "the database"

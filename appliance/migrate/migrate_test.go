@@ -76,7 +76,7 @@ func TestRunCopiesVerifiesAndResumes(t *testing.T) {
 	src, dst := openLocal(t), openLocal(t)
 	fill(t, src)
 
-	dry, err := migrate.Run(ctx, src, dst, stores, migrate.Options{DryRun: true})
+	dry, err := migrate.Run(ctx, migrate.Side{Stores: src}, migrate.Side{Stores: dst}, stores, migrate.Options{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestRunCopiesVerifiesAndResumes(t *testing.T) {
 		}
 	}
 
-	res, err := migrate.Run(ctx, src, dst, stores, migrate.Options{})
+	res, err := migrate.Run(ctx, migrate.Side{Stores: src}, migrate.Side{Stores: dst}, stores, migrate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestRunCopiesVerifiesAndResumes(t *testing.T) {
 		t.Errorf("copied object: %+v %v; want its metadata and ETag kept", o, err)
 	}
 
-	again, err := migrate.Run(ctx, src, dst, stores, migrate.Options{})
+	again, err := migrate.Run(ctx, migrate.Side{Stores: src}, migrate.Side{Stores: dst}, stores, migrate.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,13 +126,13 @@ func TestRunCopiesVerifiesAndResumes(t *testing.T) {
 	if _, err := db.Exec(ctx, "INSERT INTO notes (body) VALUES ('extra')"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := migrate.Run(ctx, src, dst, stores, migrate.Options{}); !errors.Is(err, migrate.ErrConflict) || !strings.Contains(err.Error(), `"a"`) {
+	if _, err := migrate.Run(ctx, migrate.Side{Stores: src}, migrate.Side{Stores: dst}, stores, migrate.Options{}); !errors.Is(err, migrate.ErrConflict) || !strings.Contains(err.Error(), `"a"`) {
 		t.Fatalf("run over other content: %v, want ErrConflict naming the key", err)
 	}
 	if get(t, kv, "a") != "changed" {
 		t.Fatal("a refused run wrote")
 	}
-	res, err = migrate.Run(ctx, src, dst, stores, migrate.Options{Replace: true})
+	res, err = migrate.Run(ctx, migrate.Side{Stores: src}, migrate.Side{Stores: dst}, stores, migrate.Options{Replace: true})
 	if err != nil {
 		t.Fatal(err)
 	}

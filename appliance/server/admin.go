@@ -12,6 +12,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/appliance/server/fleetpage"
+	"github.com/dwk/fleet/appliance/worker"
 )
 
 // StatusReport is what GET /admin/status returns, and what `dwk status`
@@ -41,6 +42,8 @@ type objectReleaser interface {
 	// ReleaseName stops the object named name of class on this replica
 	// and releases its lease; see objects.Runtime.ReleaseName.
 	ReleaseName(ctx context.Context, class, name string) (bool, error)
+	// Release is ReleaseName for an object known by its id.
+	Release(ctx context.Context, id worker.ObjectID) (bool, error)
 }
 
 var _ objectReleaser = (*objects.Runtime)(nil)
@@ -99,7 +102,8 @@ func (sw *handlerSwitch) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	(*sw.h.Load()).ServeHTTP(w, r)
 }
 
-// releaseObject serves POST /admin/objects/release?class=<class>&name=<name>:
+// releaseObject serves POST /admin/objects/release?class=<class>&name=<name>
+// (or &id=<hex id> for an object known by its id, as dwk migrate knows it):
 // the object stops on this replica once its running events have finished
 // (its WebSockets are closed with 1012) and its lease is released, so
 // another replica may take it at once. The answer is {"released": true}
@@ -113,12 +117,23 @@ func releaseObject(rel objectReleaser) http.Handler {
 			return
 		}
 		q := r.URL.Query()
-		class, name := q.Get("class"), q.Get("name")
-		if class == "" || name == "" {
-			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "want ?class=<object class>&name=<object name>"})
+		class, name, hexID := q.Get("class"), q.Get("name"), q.Get("id")
+		if class == "" || (name == "") == (hexID == "") {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "want ?class=<object class>&name=<object name>, or &id=<object id> instead of name"})
 			return
 		}
-		released, err := rel.ReleaseName(r.Context(), class, name)
+		var released bool
+		var err error
+		if hexID != "" {
+			id, perr := worker.ParseObjectID(class, hexID)
+			if perr != nil {
+				writeJSON(w, http.StatusBadRequest, map[string]string{"error": "id: " + perr.Error()})
+				return
+			}
+			released, err = rel.Release(r.Context(), id)
+		} else {
+			released, err = rel.ReleaseName(r.Context(), class, name)
+		}
 		switch {
 		case errors.Is(err, objects.ErrUnknownClass):
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": err.Error()})

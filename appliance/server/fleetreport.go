@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"sort"
 	"sync"
@@ -186,25 +185,6 @@ func (s *Server) memberReports(ctx context.Context, f *centralFleet, token strin
 	}
 	wg.Wait()
 	return out
-}
-
-// adminURL is the URL of m's admin API, "" without one. An admin listener
-// bound to every interface is reached at the host of the member's
-// internal (advertised) address.
-func adminURL(m membership.Member) string {
-	if m.Admin == "" {
-		return ""
-	}
-	host, port, err := net.SplitHostPort(m.Admin)
-	if err != nil {
-		return ""
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		if h, _, err := net.SplitHostPort(m.Internal); err == nil {
-			host = h
-		}
-	}
-	return "http://" + net.JoinHostPort(host, port)
 }
 
 // queueReports reads every configured queue's backlog in one query.

@@ -42,7 +42,7 @@ func (o *localObjects) Close(ctx context.Context) error {
 // object. envs is filled in by assemble; an object class gets the Env of the
 // first worker (in config order) that binds it.
 func openLocalObjects(ctx context.Context, cfg *config.Config, dir *datadir.Dir, secret []byte, envs *liveEnvs, log *slog.Logger) (*localObjects, error) {
-	idx, err := objlocal.OpenAlarmIndex(ctx, filepath.Join(dir.Path, "alarms.sqlite"))
+	idx, err := objlocal.OpenAlarmIndex(ctx, filepath.Join(dir.Path, objlocal.AlarmIndexFile))
 	if err != nil {
 		return nil, fmt.Errorf("open alarm index: %w", err)
 	}

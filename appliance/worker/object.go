@@ -77,6 +77,16 @@ func NewObjectID(namespace, name string, raw [ObjectIDSize]byte) ObjectID {
 // String is the id as 64 lowercase hex digits.
 func (id ObjectID) String() string { return hex.EncodeToString(id.raw[:]) }
 
+// ParseObjectID is the id of namespace whose String is hexID, with an
+// empty name. It does not check the id's tag (see package objectid).
+func ParseObjectID(namespace, hexID string) (ObjectID, error) {
+	var raw [ObjectIDSize]byte
+	if n, err := hex.Decode(raw[:], []byte(hexID)); err != nil || n != len(raw) || len(hexID) != 2*len(raw) {
+		return ObjectID{}, fmt.Errorf("%w: %q is not %d hex digits", ErrInvalidObjectID, hexID, 2*ObjectIDSize)
+	}
+	return NewObjectID(namespace, "", raw), nil
+}
+
 // Namespace is the object namespace (object class binding) the id belongs to.
 func (id ObjectID) Namespace() string { return id.namespace }
 

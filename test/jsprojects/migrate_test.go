@@ -15,26 +15,38 @@ import (
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/procs"
+	"github.com/dwk/fleet/test/wait"
 )
 
-// migrateProjects are the projects whose stores TestMigrate moves: KV, D1
-// and R2.
-var migrateProjects = []string{"kv", "notes", "files"}
+// migrateProjects are the projects whose stores TestMigrate moves: KV, D1,
+// R2, and a Durable Object class (rpc's Vault, beside rpc-helper).
+var migrateProjects = []string{"kv", "notes", "files", "rpc", "rpc-helper"}
 
-// TestMigrate fills a local data directory through the kv, notes and
-// files projects served by a local dwk serve, moves it into a fleet of
-// three replicas with `dwk migrate to-central`, reads every value back
-// through each front door, finds everything in place on a second run,
-// moves the fleet's stores into an empty data directory with `dwk migrate
-// to-local`, and compares the two directories: the D1 exports byte for
-// byte, and every value read through a dwk serve on the new one.
+// migratedStores is how many stores they bind.
+const migratedStores = 4
+
+// TestMigrate fills a local data directory through the kv, notes, files
+// and rpc projects served by a local dwk serve (keys, a D1 database, an
+// uploaded file, a Durable Object's storage and its pending alarm), moves
+// it into a fleet of three replicas with `dwk migrate to-central`, reads
+// finds everything in place on a second run, reads every value back
+// through each front door and hears the alarm ring on the fleet, moves the
+// running fleet's stores (the object held by a replica, which hands it
+// back) into an empty data directory with `dwk migrate to-local`, and
+// compares the two directories: the D1 exports byte for byte, and every
+// value, the rung alarm's mark included, read through a dwk serve on the
+// new one.
 func TestMigrate(t *testing.T) {
 	var workers []config.Worker
 	for _, name := range migrateProjects {
 		workers = append(workers, config.Worker{Project: projectDir(t, name), Routes: []string{"/" + name + "/"}})
 	}
+	// The local data directory and the fleet share one secret: an object
+	// id carries a tag made with it.
+	f := fleettest.New(t, fleettest.Options{Replicas: 3, Edit: func(i int, c *config.Config) { c.Workers = workers }})
+	f.Provision()
 	localCfg := filepath.Join(t.TempDir(), "dwk.json")
-	b, err := config.Encode(&config.Config{Workers: workers})
+	b, err := config.Encode(&config.Config{Fleet: config.Fleet{Secret: config.Literal(f.Secret)}, Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,9 +57,10 @@ func TestMigrate(t *testing.T) {
 	runDwk(t, nil, "d1", "migrations", "apply", "DB", "--local", "--config", localCfg, "--data-dir", data, "--worker", "notes")
 	local := serveDir(t, localCfg, data)
 	want := fillStores(t, local.site)
+	if st := vaultAlarm(t, local.site, 0); st.Rang != 0 || st.Scheduled == nil {
+		t.Fatalf("the vault's alarm before the move: %+v, want scheduled and not rung", st)
+	}
 
-	f := fleettest.New(t, fleettest.Options{Replicas: 3, Edit: func(i int, c *config.Config) { c.Workers = workers }})
-	f.Provision()
 	env := []string{"DWK_FLEET_SECRET=" + f.Secret, "DWK_S3_SECRET=" + f.S3.SecretKey, "DWK_ADMIN_TOKEN=" + fleettest.AdminToken}
 	busy := exec.Command(procs.Binary(t), "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
 	busy.Env = append(os.Environ(), env...)
@@ -58,9 +71,21 @@ func TestMigrate(t *testing.T) {
 	start := time.Now()
 	out := runDwk(t, env, "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
 	t.Logf("to-central took %v:\n%s", time.Since(start).Round(time.Millisecond), out)
-	if n := strings.Count(out, "│ yes"); n != len(migrateProjects) {
-		t.Errorf("to-central verified %d stores, want %d:\n%s", n, len(migrateProjects), out)
+	if n := strings.Count(out, "│ yes"); n != migratedStores {
+		t.Errorf("to-central verified %d stores, want %d:\n%s", n, migratedStores, out)
 	}
+	// A second run finds everything in place.
+	again := runDwk(t, env, "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
+	rows := skippedRow.FindAllStringSubmatch(again, -1)
+	for _, r := range rows {
+		if r[1] != r[2] {
+			rows = nil
+		}
+	}
+	if len(rows) != migratedStores {
+		t.Errorf("a second run copied again, or did not verify (want every entry skipped):\n%s", again)
+	}
+
 	for _, r := range f.Replicas {
 		r.Start()
 	}
@@ -71,17 +96,7 @@ func TestMigrate(t *testing.T) {
 	for i := range fleet.doors {
 		checkStores(t, fleet, i, want)
 	}
-
-	again := runDwk(t, env, "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
-	rows := skippedRow.FindAllStringSubmatch(again, -1)
-	for _, r := range rows {
-		if r[1] != r[2] {
-			rows = nil
-		}
-	}
-	if len(rows) != len(migrateProjects) {
-		t.Errorf("a second run copied again, or did not verify (want every entry skipped):\n%s", again)
-	}
+	wait.Within(t, 60*time.Second, "the moved alarm to ring on the fleet", func() bool { return vaultAlarm(t, fleet, 1).Rang > 0 })
 
 	back := t.TempDir()
 	out = runDwk(t, env, "migrate", "to-local", "--data-dir", back, "--config", f.Replicas[0].Config, "--name", config.Default().Fleet.Name)
@@ -98,14 +113,20 @@ func TestMigrate(t *testing.T) {
 	if a, b := export(data), export(back); !bytes.Equal(a, b) || len(a) == 0 {
 		t.Errorf("the notes database after the round trip differs:\nbefore:\n%s\nafter:\n%s", a, b)
 	}
+	if n := strings.Count(out, "│ yes"); n != migratedStores {
+		t.Errorf("to-local verified %d stores, want %d", n, migratedStores)
+	}
 	home := serveDir(t, localCfg, back)
 	checkStores(t, home.site, 0, want)
+	if st := vaultAlarm(t, home.site, 0); st.Rang != 1 || st.Scheduled != nil {
+		t.Errorf("the vault's alarm after the round trip: %+v, want rung once and none scheduled", st)
+	}
 	home.stop(t)
 }
 
 // skippedRow matches a row of dwk migrate's table with nothing copied or
 // replaced, verified; its groups are the entries and the skipped ones.
-var skippedRow = regexp.MustCompile(`│ (?:d1|kv|r2)\s+│ \S+\s+│ (\d+)\s+│ \d+\s+│ 0\s+│ 0\s+│ (\d+)\s+│ yes`)
+var skippedRow = regexp.MustCompile(`│ (?:d1|kv|r2|do)\s+│ \S+\s+│ (\d+)\s+│ \d+\s+│ 0\s+│ 0\s+│ (\d+)\s+│ yes`)
 
 // localServe is a dwk serve in local mode.
 type localServe struct {
@@ -162,7 +183,30 @@ func fillStores(t *testing.T, s *site) storedValues {
 	var up struct{ Key string }
 	do(t, "POST", s.url(0, "/files/upload"), body, "Content-Type", ctype, "Accept", "application/json").want(t, 201, "upload").json(t, &up)
 	v.key = up.Key
+	var r rpcResult
+	do(t, "POST", s.url(0, "/rpc/vault/moved/put"), map[string]any{"bal:alice": 100, "note": "kept"}).want(t, 200, "vault put").json(t, &r)
+	do(t, "POST", s.url(0, "/rpc/vault/moved/arm?in=20000"), nil).want(t, 200, "vault arm").json(t, &r)
+	if r.Error != nil || r.OK == nil {
+		t.Fatalf("arm the vault's alarm: %+v", r)
+	}
 	return v
+}
+
+// alarmState is the rpc project's Vault's alarm, as its alarm op reports.
+type alarmState struct {
+	Scheduled *float64
+	Rang      int
+}
+
+// vaultAlarm reads the moved vault's alarm through door i.
+func vaultAlarm(t *testing.T, s *site, i int) alarmState {
+	t.Helper()
+	var r rpcResult
+	do(t, "GET", s.url(i, "/rpc/vault/moved/alarm"), nil).want(t, 200, "vault alarm").json(t, &r)
+	b, _ := jsonOf(r.OK)
+	var st alarmState
+	jsonInto(t, b, &st)
+	return st
 }
 
 // checkStores reads every value of want through door i of s.
@@ -186,6 +230,11 @@ func checkStores(t *testing.T, s *site, i int, want storedValues) {
 		if !strings.Contains(strings.Join(titles, "|"), title) {
 			t.Errorf("door %d: notes %q, want %q among them", i, titles, title)
 		}
+	}
+	var vr rpcResult
+	do(t, "GET", s.url(i, "/rpc/vault/moved/get?key=bal:alice&key=note"), nil).want(t, 200, "vault get").json(t, &vr)
+	if got, _ := vr.OK.(map[string]any); got["bal:alice"] != 100.0 || got["note"] != "kept" {
+		t.Errorf("door %d: the vault holds %v, want bal:alice 100 and note kept", i, vr.OK)
 	}
 	r := do(t, "GET", s.url(i, "/files/object/"+want.key), nil).want(t, 200, "download")
 	if string(r.body) != want.file || r.header.Get("Content-Type") != "text/csv" {

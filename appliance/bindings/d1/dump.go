@@ -19,6 +19,15 @@ type DumpOptions struct {
 	NoSchema, NoData bool
 	// Tables limits the dump to these tables (all when empty).
 	Tables []string
+	// Reserved keeps dwk's _dwk_ tables (a Durable Object's KV storage
+	// and alarm live there), which a D1 export leaves out.
+	Reserved bool
+}
+
+// Batcher runs statements as one transaction: a D1 database, or a
+// Durable Object's storage.
+type Batcher interface {
+	Batch(ctx context.Context, stmts []worker.D1Query) ([]worker.D1Result, error)
 }
 
 // The queries of a dump, after SQLite shell's .dump (shell.c.in), which
@@ -50,7 +59,7 @@ var (
 // tables, the indexes and triggers of those tables are written, and the
 // views listed (D1's local export writes only indexes and triggers whose
 // own name is listed).
-func Dump(ctx context.Context, db worker.D1Backend, w io.Writer, o DumpOptions) error {
+func Dump(ctx context.Context, db Batcher, w io.Writer, o DumpOptions) error {
 	schema, err := db.Batch(ctx, []worker.D1Query{{SQL: dumpTablesSQL}, {SQL: dumpColumnsSQL}, {SQL: dumpRestSQL}})
 	if err != nil {
 		return fmt.Errorf("read the schema: %w", err)
@@ -82,7 +91,7 @@ func Dump(ctx context.Context, db worker.D1Backend, w io.Writer, o DumpOptions) 
 			t.schema = "ANALYZE sqlite_schema;"
 		case strings.HasPrefix(sql, "CREATE VIRTUAL TABLE"):
 			return fmt.Errorf("table %s is a virtual table (%s): D1 cannot export databases with virtual tables; export the other tables with --table", name, ShortSQL(sql, 60))
-		case internalTable(name):
+		case internalTable(name, o.Reserved):
 			continue
 		case quotedCreate.MatchString(sql):
 			t.schema = "CREATE TABLE IF NOT EXISTS " + sql[len("CREATE TABLE "):] + ";"
@@ -134,7 +143,7 @@ func Dump(ctx context.Context, db worker.D1Backend, w io.Writer, o DumpOptions) 
 	if !o.NoSchema {
 		for _, r := range schema[2].Rows {
 			tbl := Text(r[1])
-			if internalTable(tbl) || len(only) > 0 && !only[tbl] {
+			if internalTable(tbl, o.Reserved) || len(only) > 0 && !only[tbl] {
 				continue
 			}
 			bw.line(Text(r[2]) + ";")
@@ -144,9 +153,9 @@ func Dump(ctx context.Context, db worker.D1Backend, w io.Writer, o DumpOptions) 
 }
 
 // internalTable reports whether a table is the engine's, Cloudflare's or
-// dwk's, which a dump leaves out.
-func internalTable(name string) bool {
-	return strings.HasPrefix(name, "sqlite_") || strings.HasPrefix(name, "_cf_") || strings.HasPrefix(name, "_dwk_")
+// (unless reserved) dwk's, which a dump leaves out.
+func internalTable(name string, reserved bool) bool {
+	return strings.HasPrefix(name, "sqlite_") || strings.HasPrefix(name, "_cf_") || !reserved && strings.HasPrefix(name, "_dwk_")
 }
 
 // sqlLiteral writes a value as SQLite's .dump does: NULL, integers as

@@ -14,7 +14,9 @@ import (
 // table is batched with the CREATE so each call is one unit for the backend.
 const (
 	alarmSchema = "CREATE TABLE IF NOT EXISTS _dwk_alarm (k INTEGER PRIMARY KEY CHECK (k = 0), at_ms INTEGER NOT NULL)"
-	alarmSelect = "SELECT at_ms FROM _dwk_alarm WHERE k = 0"
+	// AlarmSelect reads an object's alarm from its database: one row with
+	// the time in Unix milliseconds, or none (or no table) when none is set.
+	AlarmSelect = "SELECT at_ms FROM _dwk_alarm WHERE k = 0"
 )
 
 // alarmStore is the worker.AlarmStore of one instance.
@@ -67,7 +69,7 @@ func (a *alarmStore) DeleteAlarm(ctx context.Context) error {
 
 // readAlarm returns the object's alarm time, or zero.
 func (in *instance) readAlarm(ctx context.Context) (time.Time, error) {
-	rs, err := in.db.Batch(ctx, []worker.D1Query{{SQL: alarmSchema}, {SQL: alarmSelect}})
+	rs, err := in.db.Batch(ctx, []worker.D1Query{{SQL: alarmSchema}, {SQL: AlarmSelect}})
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -163,7 +165,7 @@ func (in *instance) finishAlarm(ctx context.Context, at time.Time) error {
 	rs, err := in.db.Batch(ctx, []worker.D1Query{
 		{SQL: alarmSchema},
 		{SQL: "DELETE FROM _dwk_alarm WHERE at_ms = ?", Args: []any{at.UnixMilli()}},
-		{SQL: alarmSelect},
+		{SQL: AlarmSelect},
 	})
 	if err != nil {
 		return fmt.Errorf("delete alarm: %w", err)

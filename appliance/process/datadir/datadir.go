@@ -181,3 +181,23 @@ func writeFileAtomic(p string, b []byte, mode os.FileMode) error {
 	}
 	return nil
 }
+
+// KeptSecret returns the fleet secret kept in the directory, and false
+// when it keeps none (it then creates none).
+func (d *Dir) KeptSecret() (string, bool, error) {
+	b, err := os.ReadFile(filepath.Join(d.Path, SecretFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read fleet secret: %w", err)
+	}
+	s := strings.TrimSpace(string(b))
+	return s, s != "", nil
+}
+
+// KeepSecret makes s the secret the directory keeps, for local mode to
+// use when its config names none.
+func (d *Dir) KeepSecret(s string) error {
+	return writeFileAtomic(filepath.Join(d.Path, SecretFile), []byte(s+"\n"), 0o600)
+}

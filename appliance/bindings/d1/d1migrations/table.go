@@ -61,4 +61,3 @@ func readApplied(ctx context.Context, db worker.D1Backend, table string) ([]Appl
 	}
 	return out, nil
 }
-

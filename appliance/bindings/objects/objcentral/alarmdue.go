@@ -2,7 +2,6 @@ package objcentral
 
 import (
 	"context"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,7 +11,6 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 	"github.com/dwk/fleet/appliance/fleet/lease"
-	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -121,15 +119,17 @@ func parseDue(e coord.Entry) (candidate, bool) {
 	at, ok1 := e.Key[2].(int64)
 	ns, ok2 := e.Key[3].(string)
 	idHex, ok3 := e.Key[4].(string)
-	var raw [worker.ObjectIDSize]byte
-	if n, err := hex.Decode(raw[:], []byte(idHex)); !ok1 || !ok2 || !ok3 || err != nil || n != len(raw) {
+	if !ok1 || !ok2 || !ok3 {
+		return candidate{}, false
+	}
+	id, err := worker.ParseObjectID(ns, idHex)
+	if err != nil {
 		return candidate{}, false
 	}
 	var v dueValue
 	if json.Unmarshal(e.Value, &v) != nil {
 		return candidate{}, false
 	}
-	id := worker.NewObjectID(ns, "", objectid.ID(raw))
 	return candidate{
 		entry: objects.AlarmEntry{Object: id, At: time.UnixMilli(at), Retries: v.Retries},
 		key:   e.Key, vs: e.Versionstamp,

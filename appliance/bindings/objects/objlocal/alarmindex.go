@@ -3,7 +3,6 @@ package objlocal
 import (
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"time"
@@ -29,8 +28,11 @@ const alarmIndexSchema = `CREATE TABLE IF NOT EXISTS alarms (
 );
 CREATE INDEX IF NOT EXISTS alarms_by_time ON alarms (at_ms)`
 
+// AlarmIndexFile is the alarm index's file in a data directory.
+const AlarmIndexFile = "alarms.sqlite"
+
 // OpenAlarmIndex opens (creating if needed) the index at path, normally
-// <data_dir>/alarms.sqlite. The caller closes it after the runtime.
+// <data_dir>/AlarmIndexFile. The caller closes it after the runtime.
 func OpenAlarmIndex(ctx context.Context, path string) (*AlarmIndex, error) {
 	db, err := sqlitedb.Open(ctx, path, sqlitedb.Options{})
 	if err != nil {
@@ -95,11 +97,11 @@ func (x *AlarmIndex) Due(ctx context.Context, namespaces []string, now time.Time
 		if err := rows.Scan(&ns, &idHex, &atMS, &retries); err != nil {
 			return nil, fmt.Errorf("alarm index due: %w", err)
 		}
-		var raw [worker.ObjectIDSize]byte
-		if n, err := hex.Decode(raw[:], []byte(idHex)); err != nil || n != len(raw) {
-			return nil, fmt.Errorf("alarm index due: bad id %q in namespace %q", idHex, ns)
+		id, err := worker.ParseObjectID(ns, idHex)
+		if err != nil {
+			return nil, fmt.Errorf("alarm index due: bad id %q in namespace %q: %w", idHex, ns, err)
 		}
-		out = append(out, objects.AlarmEntry{Object: worker.NewObjectID(ns, "", raw), At: time.UnixMilli(atMS), Retries: retries})
+		out = append(out, objects.AlarmEntry{Object: id, At: time.UnixMilli(atMS), Retries: retries})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("alarm index due: %w", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/worker"
@@ -55,4 +56,22 @@ func RemoveFiles(path string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// List returns every object with a database file, each with an empty
+// name (files are named by id alone).
+func (s *Store) List() ([]worker.ObjectID, error) {
+	files, err := filepath.Glob(filepath.Join(s.dir, "*", "*.sqlite"))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]worker.ObjectID, 0, len(files))
+	for _, f := range files {
+		id, err := worker.ParseObjectID(filepath.Base(filepath.Dir(f)), strings.TrimSuffix(filepath.Base(f), ".sqlite"))
+		if err != nil {
+			continue // not an object's file
+		}
+		out = append(out, id)
+	}
+	return out, nil
 }
