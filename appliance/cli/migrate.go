@@ -58,6 +58,7 @@ func runMigrate(name string, toCentral bool, args []string, stdout, stderr io.Wr
 	fs.StringVar(&mf.dataDir, "data-dir", "", "the local-mode data directory")
 	fs.StringVar(&f.worker, "worker", "", "only the stores this worker of dwk.json binds")
 	fs.StringVar(&mf.name, "name", "", "to-local: the fleet.name a new data directory is marked with, which the dwk.json that serves it names (default: the fleet's name)")
+	fs.IntVar(&mf.parallel, "parallel", 8, "entries copied at once")
 	fs.BoolVar(&mf.dryRun, "dry-run", false, "list what would be copied, and its size, and copy nothing")
 	fs.BoolVar(&mf.replace, "replace", false, "overwrite what the destination holds under the same names")
 	fs.BoolVar(&mf.skipUnbound, "skip-unbound", false, "to-central: leave out stores of the data directory that no worker binds, instead of refusing")
@@ -81,6 +82,7 @@ func runMigrate(name string, toCentral bool, args []string, stdout, stderr io.Wr
 type migrateFlags struct {
 	dataDir, name                string
 	dryRun, replace, skipUnbound bool
+	parallel                     int
 }
 
 func migrateRun(ctx context.Context, f *storeFlags, toCentral bool, mf migrateFlags, stdout, stderr io.Writer) error {
@@ -132,7 +134,7 @@ func migrateRun(ctx context.Context, f *storeFlags, toCentral bool, mf migrateFl
 	if !toCentral {
 		src, dst, from, to = dst, src, to, from
 	}
-	o := migrate.Options{Replace: mf.replace, DryRun: mf.dryRun}
+	o := migrate.Options{Replace: mf.replace, DryRun: mf.dryRun, Parallel: mf.parallel}
 	if isTerminal(stderr) {
 		o.Progress = func(s migrate.Store, done, total int) {
 			fmt.Fprintf(stderr, "\r%-40s %s", s.String(), bar(done, total, 30))
@@ -286,7 +288,7 @@ func writeMigrateTable(w io.Writer, results []migrate.Result, dryRun bool) {
 		fmt.Fprintln(w, "No stores to copy: no worker binds a D1 database, KV namespace, R2 bucket or Durable Object class.")
 		return
 	}
-	header := []string{"store", "name", "entries", "bytes", "copied", "replaced", "skipped", "verified"}
+	header := []string{"store", "name", "entries", "bytes", "copied", "replaced", "skipped", "verified", "time"}
 	if dryRun {
 		header = []string{"store", "name", "entries", "bytes", "to copy", "to replace", "already there"}
 	}
@@ -300,7 +302,7 @@ func writeMigrateTable(w io.Writer, results []migrate.Result, dryRun bool) {
 			if r.Verified {
 				v = "yes"
 			}
-			row = append(row, strconv.Itoa(r.Copied), strconv.Itoa(r.Replaced), strconv.Itoa(r.Skipped), v)
+			row = append(row, strconv.Itoa(r.Copied), strconv.Itoa(r.Replaced), strconv.Itoa(r.Skipped), v, r.Took.Round(time.Millisecond).String())
 		}
 		rows = append(rows, row)
 	}

@@ -13,6 +13,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/dwk/fleet/appliance/worker"
 )
@@ -58,8 +62,10 @@ type Options struct {
 	// DryRun compares and reports, and writes nothing.
 	DryRun bool
 	// Progress, when set, is called as entries are copied, with the
-	// store, the entries done and the total to copy.
+	// store, the entries done and the total to copy; never concurrently.
 	Progress func(s Store, done, total int)
+	// Parallel is how many entries are copied at once. Default (0): 1.
+	Parallel int
 }
 
 // Result is one store's outcome.
@@ -76,6 +82,8 @@ type Result struct {
 	Conflicts, Copied, Replaced, Skipped int
 	// Verified is set when every entry's digest matched after the copy.
 	Verified bool
+	// Took is how long the store's comparison, copy and verification took.
+	Took time.Duration
 }
 
 // ErrConflict is returned, before anything is written, when the
@@ -148,10 +156,12 @@ func Run(ctx context.Context, src, dst Side, stores []Store, o Options) ([]Resul
 	plans := make([]*planned, 0, len(stores))
 	var conflicts []string
 	for _, s := range stores {
+		start := time.Now()
 		p, err := plan(ctx, s, src, dst)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s, err)
 		}
+		p.Took = time.Since(start)
 		plans = append(plans, p)
 		for _, c := range p.conflicts {
 			conflicts = append(conflicts, s.String()+": "+c)
@@ -171,26 +181,9 @@ func Run(ctx context.Context, src, dst Side, stores []Store, o Options) ([]Resul
 		return results(), nil
 	}
 	for _, p := range plans {
-		total := len(p.copy) + len(p.replace)
-		done := 0
-		for _, set := range []struct {
-			keys    []string
-			replace bool
-		}{{p.copy, false}, {p.replace, true}} {
-			for _, key := range set.keys {
-				if err := p.k.copy(ctx, key, set.replace); err != nil {
-					return results(), fmt.Errorf("%s: copy %s: %w", p.Store, label(key), err)
-				}
-				done++
-				if set.replace {
-					p.Replaced++
-				} else {
-					p.Copied++
-				}
-				if o.Progress != nil {
-					o.Progress(p.Store, done, total)
-				}
-			}
+		start := time.Now()
+		if err := p.copyAll(ctx, o); err != nil {
+			return results(), err
 		}
 		got, err := p.k.entries(ctx, false)
 		if err != nil {
@@ -207,8 +200,42 @@ func Run(ctx context.Context, src, dst Side, stores []Store, o Options) ([]Resul
 			return results(), fmt.Errorf("%w: %s: %s differ after the copy", ErrMismatch, p.Store, list(bad, 5))
 		}
 		p.Verified = true
+		p.Took += time.Since(start)
 	}
 	return results(), nil
+}
+
+// copyAll copies the planned entries, o.Parallel at a time; the first
+// failure stops it.
+func (p *planned) copyAll(ctx context.Context, o Options) error {
+	total := len(p.copy) + len(p.replace)
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(o.Parallel, 1))
+	for _, set := range []struct {
+		keys    []string
+		replace bool
+	}{{p.copy, false}, {p.replace, true}} {
+		for _, key := range set.keys {
+			g.Go(func() error {
+				if err := p.k.copy(gctx, key, set.replace); err != nil {
+					return fmt.Errorf("%s: copy %s: %w", p.Store, label(key), err)
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				if set.replace {
+					p.Replaced++
+				} else {
+					p.Copied++
+				}
+				if o.Progress != nil {
+					o.Progress(p.Store, p.Copied+p.Replaced, total)
+				}
+				return nil
+			})
+		}
+	}
+	return g.Wait()
 }
 
 // plan compares one store's two sides.

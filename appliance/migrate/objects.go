@@ -8,7 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/dwk/fleet/appliance/bindings/d1"
 	"github.com/dwk/fleet/appliance/bindings/d1/d1migrations"
@@ -61,28 +64,36 @@ func (k *objectsKind) entries(ctx context.Context, from bool) (map[string]entry,
 		side = k.src
 	}
 	out := map[string]entry{}
+	var mu sync.Mutex
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(digestParallel)
 	for key, id := range k.ids {
-		if !from {
-			has, err := side.Has(ctx, id)
+		g.Go(func() error {
+			if !from {
+				has, err := side.Has(gctx, id)
+				if err != nil || !has {
+					return err
+				}
+			}
+			dump, err := dumpObject(gctx, side, id)
 			if err != nil {
-				return nil, err
+				return fmt.Errorf("object %s: %w", key, err)
 			}
-			if !has {
-				continue
+			if dump == nil {
+				return nil // no storage
 			}
-		}
-		dump, err := dumpObject(ctx, side, id)
-		if err != nil {
-			return nil, fmt.Errorf("object %s: %w", key, err)
-		}
-		if dump == nil {
-			continue // no storage
-		}
-		sum := sha256.Sum256(dump)
-		out[key] = entry{digest: hex.EncodeToString(sum[:]), size: int64(len(dump))}
+			sum := sha256.Sum256(dump)
+			mu.Lock()
+			out[key] = entry{digest: hex.EncodeToString(sum[:]), size: int64(len(dump))}
+			mu.Unlock()
+			return nil
+		})
 	}
-	return out, nil
+	return out, g.Wait()
 }
+
+// digestParallel is how many objects' storage is read at once.
+const digestParallel = 8
 
 // dumpObject is id's storage as SQL, nil when it holds nothing.
 func dumpObject(ctx context.Context, side Objects, id worker.ObjectID) ([]byte, error) {

@@ -73,6 +73,7 @@ var benches = []bench{
 	{"backup", benchBackup},
 	{"objectapi", benchObjectAPI},
 	{"js", benchJS},
+	{"migrate", benchMigrate},
 }
 
 func main() {
