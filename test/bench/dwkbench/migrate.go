@@ -47,6 +47,7 @@ func benchMigrate(ctx context.Context, o options) (Section, error) {
 			"entries": benchdocs.Count(e("entries/s"), "entries/s"),
 			"time":    benchdocs.Duration(took),
 			"size":    benchdocs.Fixed(e("MB"), 1, "MiB"),
+			"moved":   benchdocs.Count(e("entries"), "entries"),
 		},
 		Data: res,
 	}, nil
