@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/membership"
@@ -29,7 +30,7 @@ import (
 func init() {
 	g := group{
 		name: "migrate",
-		about: "Copy the D1 databases, KV namespaces, R2 buckets and Durable Objects between a local-mode data directory and a\nfleet's stores.\n" +
+		about: "Copy the D1 databases, KV namespaces, R2 buckets, Durable Objects and queue backlogs between a local-mode data\ndirectory and a fleet's stores.\n" +
 			"The stores are those the workers of the fleet's dwk.json bind. A run can be repeated: what the destination holds\n" +
 			"already, equal, is skipped; other content under the same name is refused unless --replace. Every copied store is\n" +
 			"verified, entry by entry, and a summary table ends the run. See docs/migrate.md.",
@@ -111,7 +112,19 @@ func migrateRun(ctx context.Context, f *storeFlags, toCentral bool, mf migrateFl
 		}
 	}
 	src, dst := migrate.Side{Stores: local.st}, migrate.Side{Stores: fleet.st}
-	if hasObjects(stores) {
+	if hasKind(stores, migrate.KindQueue) {
+		lq, ok := local.st.Broker().(queue.Mover)
+		if !ok {
+			return fmt.Errorf("the data directory's queue broker cannot list its backlog")
+		}
+		cq, err := storeset.OpenQueues(ctx, fleet.clients)
+		if err != nil {
+			return err
+		}
+		defer cq.Close()
+		src.Queues, dst.Queues = lq, cq
+	}
+	if hasKind(stores, migrate.KindObjects) {
 		if err := matchSecrets(local.d, fleet.clients.Secret, toCentral); err != nil {
 			return err
 		}
@@ -160,10 +173,14 @@ func (t *target) boundStores() []migrate.Store {
 	var out []migrate.Store
 	for _, w := range t.workers {
 		b := w.cfg.Bindings
+		consumed := map[string]string{}
+		for _, c := range w.cfg.Consumers {
+			consumed[c.Queue] = c.Queue
+		}
 		for _, m := range []struct {
 			kind  string
 			names map[string]string
-		}{{migrate.KindD1, b.D1}, {migrate.KindKV, b.KV}, {migrate.KindR2, b.R2}, {migrate.KindObjects, b.Objects}} {
+		}{{migrate.KindD1, b.D1}, {migrate.KindKV, b.KV}, {migrate.KindR2, b.R2}, {migrate.KindObjects, b.Objects}, {migrate.KindQueue, b.Queues}, {migrate.KindQueue, consumed}} {
 			for _, name := range m.names {
 				s := migrate.Store{Kind: m.kind, Name: name}
 				if !seen[s] {
@@ -184,10 +201,10 @@ type migrateDir struct {
 	st  *storeset.Local
 }
 
-// hasObjects reports whether stores name a Durable Object class.
-func hasObjects(stores []migrate.Store) bool {
+// hasKind reports whether stores name one of kind.
+func hasKind(stores []migrate.Store, kind string) bool {
 	for _, s := range stores {
-		if s.Kind == migrate.KindObjects {
+		if s.Kind == kind {
 			return true
 		}
 	}
@@ -285,7 +302,7 @@ func bar(done, total, width int) string {
 // writeMigrateTable writes one row per store.
 func writeMigrateTable(w io.Writer, results []migrate.Result, dryRun bool) {
 	if len(results) == 0 {
-		fmt.Fprintln(w, "No stores to copy: no worker binds a D1 database, KV namespace, R2 bucket or Durable Object class.")
+		fmt.Fprintln(w, "No stores to copy: no worker binds a D1 database, KV namespace, R2 bucket, Durable Object class or queue.")
 		return
 	}
 	header := []string{"store", "name", "entries", "bytes", "copied", "replaced", "skipped", "verified", "time"}

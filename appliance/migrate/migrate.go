@@ -18,6 +18,8 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/dwk/fleet/appliance/bindings/queue"
+
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -33,6 +35,8 @@ type Side struct {
 	Stores
 	// Objects is its Durable Object storage; nil when no class is copied.
 	Objects Objects
+	// Queues is its queue broker; nil when no queue is copied.
+	Queues queue.Mover
 }
 
 // The kinds of store a migration copies.
@@ -42,6 +46,8 @@ const (
 	KindR2 = "r2"
 	// KindObjects is a Durable Object class: Store.Name is the class.
 	KindObjects = "do"
+	// KindQueue is a queue's backlog.
+	KindQueue = "queue"
 )
 
 // Store names one database, namespace or bucket to copy.
@@ -109,9 +115,17 @@ type kind interface {
 	copy(ctx context.Context, key string, replace bool) error
 }
 
+// ordered is a kind whose entries are copied one at a time, in key order.
+type ordered interface{ sequential() }
+
 // open returns the copier of s between src and dst.
 func open(s Store, src, dst Side) (kind, error) {
 	switch s.Kind {
+	case KindQueue:
+		if src.Queues == nil || dst.Queues == nil {
+			return nil, errNoQueues
+		}
+		return &queueKind{name: s.Name, src: src.Queues, dst: dst.Queues}, nil
 	case KindObjects:
 		if src.Objects == nil || dst.Objects == nil {
 			return nil, errNoObjects
@@ -212,6 +226,9 @@ func (p *planned) copyAll(ctx context.Context, o Options) error {
 	var mu sync.Mutex
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(o.Parallel, 1))
+	if _, ok := p.k.(ordered); ok {
+		g.SetLimit(1)
+	}
 	for _, set := range []struct {
 		keys    []string
 		replace bool

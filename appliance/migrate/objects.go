@@ -159,3 +159,6 @@ func (k *objectsKind) copy(ctx context.Context, key string, replace bool) error 
 
 // errNoObjects: a side without object storage was given a class.
 var errNoObjects = errors.New("this side has no Durable Object storage")
+
+// errNoQueues: a side without a queue broker was given a queue.
+var errNoQueues = errors.New("this side has no queue broker")

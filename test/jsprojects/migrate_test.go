@@ -2,6 +2,7 @@ package jsprojects
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,17 +14,26 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
+	"github.com/dwk/fleet/appliance/server/storeset"
+	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/procs"
 	"github.com/dwk/fleet/test/wait"
 )
 
 // migrateProjects are the projects whose stores TestMigrate moves: KV, D1,
-// R2, and a Durable Object class (rpc's Vault, beside rpc-helper).
-var migrateProjects = []string{"kv", "notes", "files", "rpc", "rpc-helper"}
+// R2, a Durable Object class (rpc's Vault, beside rpc-helper), and queues
+// (jobs, with its ledger in KV).
+var migrateProjects = []string{"kv", "notes", "files", "rpc", "rpc-helper", "jobs"}
 
-// migratedStores is how many stores they bind.
-const migratedStores = 4
+// migratedStores is how many stores they bind: a KV namespace each for kv
+// and jobs, notes' database, files' bucket, the Vault class, and the jobs
+// and jobs-dlq queues.
+const migratedStores = 7
+
+// backlog are the jobs left in the data directory's queue when its dwk
+// serve stops, for the fleet's consumer to take.
+var backlog = []string{"moved-1", "moved-2", "moved-3"}
 
 // TestMigrate fills a local data directory through the kv, notes, files
 // and rpc projects served by a local dwk serve (keys, a D1 database, an
@@ -68,6 +78,7 @@ func TestMigrate(t *testing.T) {
 		t.Errorf("dwk migrate on a data directory dwk serve holds: %v\n%s\nwant a refusal saying it is in use", err, out)
 	}
 	local.stop(t)
+	leaveBacklog(t, data)
 	start := time.Now()
 	out := runDwk(t, env, "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
 	t.Logf("to-central took %v:\n%s", time.Since(start).Round(time.Millisecond), out)
@@ -97,6 +108,22 @@ func TestMigrate(t *testing.T) {
 		checkStores(t, fleet, i, want)
 	}
 	wait.Within(t, 60*time.Second, "the moved alarm to ring on the fleet", func() bool { return vaultAlarm(t, fleet, 1).Rang > 0 })
+	var l ledger
+	wait.Within(t, 60*time.Second, "the fleet's consumer to ack the moved backlog", func() bool {
+		l = ledger{}
+		do(t, "GET", fleet.url(2, "/jobs/ledger"), nil).want(t, 200, "ledger").json(t, &l)
+		for _, id := range backlog {
+			if l.Acked[id] == 0 {
+				return false
+			}
+		}
+		return true
+	})
+	for _, id := range backlog {
+		if l.Acked[id] != 1 || len(l.Attempts[id]) != 1 {
+			t.Errorf("job %s on the fleet: acked %d times after attempts %v, want once, at the first", id, l.Acked[id], l.Attempts[id])
+		}
+	}
 
 	back := t.TempDir()
 	out = runDwk(t, env, "migrate", "to-local", "--data-dir", back, "--config", f.Replicas[0].Config, "--name", config.Default().Fleet.Name)
@@ -126,7 +153,26 @@ func TestMigrate(t *testing.T) {
 
 // skippedRow matches a row of dwk migrate's table with nothing copied or
 // replaced, verified; its groups are the entries and the skipped ones.
-var skippedRow = regexp.MustCompile(`│ (?:d1|kv|r2|do)\s+│ \S+\s+│ (\d+)\s+│ \d+\s+│ 0\s+│ 0\s+│ (\d+)\s+│ yes`)
+var skippedRow = regexp.MustCompile(`│ (?:d1|kv|r2|do|queue)\s+│ \S+\s+│ (\d+)\s+│ \d+\s+│ 0\s+│ 0\s+│ (\d+)\s+│ yes`)
+
+// leaveBacklog sends the backlog's jobs to the jobs queue of the data
+// directory dir, which no dwk serve consumes now.
+func leaveBacklog(t *testing.T, dir string) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := storeset.OpenLocal(ctx, dir, storeset.LocalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var msgs []worker.QueueMessage
+	for _, id := range backlog {
+		msgs = append(msgs, worker.QueueMessage{Body: []byte(fmt.Sprintf(`{"id":%q,"failures":0}`, id)), QueueSendOptions: worker.QueueSendOptions{ContentType: "json"}})
+	}
+	if err := st.Broker().Send(ctx, "jobs", msgs); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // localServe is a dwk serve in local mode.
 type localServe struct {

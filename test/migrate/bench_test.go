@@ -12,8 +12,6 @@ import (
 
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/migrate"
-	"github.com/dwk/fleet/appliance/process/datadir"
-	"github.com/dwk/fleet/appliance/server/storeset"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/procs"
@@ -65,16 +63,8 @@ func BenchmarkMigrateToCentral(b *testing.B) {
 // objects' rows).
 func benchFill(b *testing.B, dir string) int64 {
 	ctx := context.Background()
-	d, err := datadir.Open(dir, config.ModeLocal, config.Default().Fleet.Name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer d.Close()
-	st, err := storeset.OpenLocal(ctx, d.Path, storeset.LocalOptions{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
+	path, st, done := openDir(b, dir)
+	defer done()
 	var size int64
 	kv, _ := st.KV("bulk")
 	value := []byte(strings.Repeat("k", 1024))
@@ -98,7 +88,7 @@ func benchFill(b *testing.B, dir string) int64 {
 		b.Fatal(err)
 	}
 	size += benchRows * (8 + 64)
-	objs, err := migrate.OpenLocalObjects(ctx, d.Path)
+	objs, err := migrate.OpenLocalObjects(ctx, path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -120,7 +110,7 @@ func benchFill(b *testing.B, dir string) int64 {
 		done()
 		size += 16
 	}
-	if _, err := os.Stat(filepath.Join(d.Path, "objects", "Counter")); err != nil {
+	if _, err := os.Stat(filepath.Join(path, "objects", "Counter")); err != nil {
 		b.Fatal(err)
 	}
 	_ = procs.Binary

@@ -10,8 +10,6 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/process/datadir"
-	"github.com/dwk/fleet/appliance/server/storeset"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/procs"
@@ -103,16 +101,8 @@ func atoi(s string) int {
 func fill(t *testing.T, dir string) {
 	t.Helper()
 	ctx := context.Background()
-	d, err := datadir.Open(dir, config.ModeLocal, config.Default().Fleet.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	st, err := storeset.OpenLocal(ctx, d.Path, storeset.LocalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	_, st, done := openDir(t, dir)
+	defer done()
 	kv, _ := st.KV("bulk")
 	for i := range keys {
 		if err := kv.Put(ctx, fmt.Sprintf("key-%05d", i), []byte(strings.Repeat("v", 100+i%50)), &worker.KVPutOptions{Metadata: []byte(fmt.Sprintf(`{"i":%d}`, i))}); err != nil {
