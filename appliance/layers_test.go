@@ -13,6 +13,7 @@ import (
 var layers = [][]string{
 	{"cli"},
 	{"server"},
+	{"migrate"},
 	{"bindings", "refworkers", "jsworker", "central"},
 	{"fleet"},
 	{"libsql", "process", "config", "worker"},
