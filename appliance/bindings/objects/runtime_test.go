@@ -191,11 +191,14 @@ func TestAlarmBackoff(t *testing.T) {
 			t.Fatalf("timed out: attempts at %v, retries booked %v", failerAttempts(s.ID()), booked)
 		}
 		// Advance only once the scheduler and the janitor both wait on the
-		// clock and every attempt made has booked its retry (or given
-		// up), so a loaded machine cannot make the runtime fall behind
-		// fake time.
+		// clock, every attempt made has booked its retry (or given up),
+		// and no alarm is due without its attempt having begun, so a
+		// loaded machine cannot make the runtime fall behind fake time.
 		settled := func() bool {
 			st := rt.Stats()
+			if e, ok := idx.get(s.ID()); ok && !e.At.After(clock.Now()) {
+				return false // due: its attempt has not booked a retry yet
+			}
 			return len(clock.Timers()) >= 2 && int64(len(failerAttempts(s.ID()))) == st.AlarmsRetried+st.AlarmsFailed
 		}
 		for wait := time.Now().Add(time.Second); !settled() && time.Now().Before(wait); {
