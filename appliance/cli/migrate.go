@@ -103,7 +103,7 @@ func migrateRun(ctx context.Context, f *storeFlags, toCentral bool, mf migrateFl
 	defer closeLocal()
 	stores := fleet.boundStores()
 	if toCentral {
-		unbound, err := unboundStores(local.dir, stores)
+		unbound, err := unboundStores(local.d.Path, stores)
 		if err != nil {
 			return err
 		}
@@ -128,22 +128,22 @@ func migrateRun(ctx context.Context, f *storeFlags, toCentral bool, mf migrateFl
 		if err := matchSecrets(local.d, fleet.clients.Secret, toCentral); err != nil {
 			return err
 		}
-		lo, err := migrate.OpenLocalObjects(ctx, local.dir)
+		lo, err := migrate.OpenLocalObjects(ctx, local.d.Path)
 		if err != nil {
 			return err
 		}
 		defer lo.Close()
 		co, err := migrate.OpenCentralObjects(ctx, migrate.CentralObjectsConfig{
-			Clients: fleet.clients, Coord: fleet.coord, CacheDir: filepath.Join(local.dir, "migrate-cache"), TTL: fleet.cfg.Lease.TTL.D(),
+			Clients: fleet.clients, Coord: fleet.coord, CacheDir: filepath.Join(local.d.Path, "migrate-cache"), TTL: fleet.cfg.Lease.TTL.D(),
 			Release: releaseThrough(fleet.cfg, fleet.coord),
 		})
 		if err != nil {
 			return err
 		}
-		defer func() { co.Close(); os.RemoveAll(filepath.Join(local.dir, "migrate-cache")) }()
+		defer func() { co.Close(); os.RemoveAll(filepath.Join(local.d.Path, "migrate-cache")) }()
 		src.Objects, dst.Objects = lo, co
 	}
-	from, to := "local data directory "+local.dir, fleet.where
+	from, to := "local data directory "+local.d.Path, fleet.where
 	if !toCentral {
 		src, dst, from, to = dst, src, to, from
 	}
@@ -196,9 +196,8 @@ func (t *target) boundStores() []migrate.Store {
 
 // migrateDir is a locked local data directory and its stores.
 type migrateDir struct {
-	dir string
-	d   *datadir.Dir
-	st  *storeset.Local
+	d  *datadir.Dir
+	st *storeset.Local
 }
 
 // hasKind reports whether stores name one of kind.
@@ -257,7 +256,7 @@ func openMigrateDir(ctx context.Context, dir, fleet string, mustExist bool) (*mi
 		d.Close()
 		return nil, nil, err
 	}
-	return &migrateDir{dir: d.Path, d: d, st: st}, func() { st.Close(); d.Close() }, nil
+	return &migrateDir{d: d, st: st}, func() { st.Close(); d.Close() }, nil
 }
 
 // unboundStores lists the stores a data directory holds that are not in

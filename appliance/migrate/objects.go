@@ -75,7 +75,7 @@ func (k *objectsKind) entries(ctx context.Context, from bool) (map[string]entry,
 					return err
 				}
 			}
-			dump, err := dumpObject(gctx, side, id)
+			dump, _, err := dumpObject(gctx, side, id)
 			if err != nil {
 				return fmt.Errorf("object %s: %w", key, err)
 			}
@@ -95,26 +95,37 @@ func (k *objectsKind) entries(ctx context.Context, from bool) (map[string]entry,
 // digestParallel is how many objects' storage is read at once.
 const digestParallel = 8
 
-// dumpObject is id's storage as SQL, nil when it holds nothing.
-func dumpObject(ctx context.Context, side Objects, id worker.ObjectID) ([]byte, error) {
+// dumpObject is id's storage as SQL, nil when it holds nothing, and its
+// alarm (zero when none is set), read in one opening.
+func dumpObject(ctx context.Context, side Objects, id worker.ObjectID) ([]byte, time.Time, error) {
 	db, done, err := side.Open(ctx, id)
 	if err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	defer done()
 	var b bytes.Buffer
 	if err := d1.Dump(ctx, db, &b, d1.DumpOptions{Reserved: true}); err != nil {
-		return nil, err
+		return nil, time.Time{}, err
 	}
 	if !strings.Contains(b.String(), "\nCREATE ") {
-		return nil, nil
+		return nil, time.Time{}, nil
 	}
-	return b.Bytes(), nil
+	var alarm time.Time
+	res, err := db.Batch(ctx, []worker.D1Query{{SQL: objects.AlarmSelect}})
+	switch {
+	case err == nil && len(res) == 1 && len(res[0].Rows) == 1:
+		if ms, ok := res[0].Rows[0][0].(int64); ok {
+			alarm = time.UnixMilli(ms)
+		}
+	case err != nil && !strings.Contains(err.Error(), "no such table"):
+		return nil, time.Time{}, fmt.Errorf("read its alarm: %w", err)
+	}
+	return b.Bytes(), alarm, nil
 }
 
 func (k *objectsKind) copy(ctx context.Context, key string, replace bool) error {
 	id := k.ids[key]
-	dump, err := dumpObject(ctx, k.src, id)
+	dump, alarm, err := dumpObject(ctx, k.src, id)
 	if err != nil {
 		return err
 	}
@@ -122,20 +133,10 @@ func (k *objectsKind) copy(ctx context.Context, key string, replace bool) error 
 	if err != nil {
 		return err
 	}
-	src, done, err := k.src.Open(ctx, id)
-	if err != nil {
-		return err
-	}
-	res, err := src.Batch(ctx, []worker.D1Query{{SQL: objects.AlarmSelect}})
-	done()
-	if err == nil && len(res) == 1 && len(res[0].Rows) == 1 {
-		if ms, ok := res[0].Rows[0][0].(int64); ok {
-			if err := k.dst.SetAlarm(ctx, id, time.UnixMilli(ms)); err != nil {
-				return fmt.Errorf("set its alarm: %w", err)
-			}
+	if !alarm.IsZero() {
+		if err := k.dst.SetAlarm(ctx, id, alarm); err != nil {
+			return fmt.Errorf("set its alarm: %w", err)
 		}
-	} else if err != nil && !strings.Contains(err.Error(), "no such table") {
-		return fmt.Errorf("read its alarm: %w", err)
 	}
 	dst, done, err := k.dst.Open(ctx, id)
 	if err != nil {

@@ -10,10 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/migrate"
 	"github.com/dwk/fleet/appliance/worker"
-	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/procs"
 )
 
@@ -34,12 +32,7 @@ const (
 // run that moves them alone.
 func BenchmarkMigrateToCentral(b *testing.B) {
 	for range b.N {
-		f := fleettest.New(b, fleettest.Options{Replicas: 1, Edit: func(i int, c *config.Config) {
-			c.Workers[0].Bindings.KV = map[string]string{"BULK": "bulk"}
-			c.Workers[0].Bindings.R2 = map[string]string{"BLOBS": "blobs"}
-			c.Workers[0].Bindings.D1 = map[string]string{"DB": "big"}
-		}})
-		f.Provision()
+		f := provisioned(b)
 		dir := b.TempDir()
 		bytes := benchFill(b, dir)
 		entries := benchKeys + benchBlobs + 1 + benchObjects

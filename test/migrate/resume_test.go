@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/procs"
@@ -48,12 +47,7 @@ func TestKilledMigrationResumes(t *testing.T) {
 // killAndResume runs one attempt; ok is false when the kill did not land
 // mid-copy (nothing or everything was copied).
 func killAndResume(t *testing.T, delay time.Duration) (skipped int, ok bool) {
-	f := fleettest.New(t, fleettest.Options{Replicas: 1, Edit: func(i int, c *config.Config) {
-		c.Workers[0].Bindings.KV = map[string]string{"BULK": "bulk"}
-		c.Workers[0].Bindings.R2 = map[string]string{"BLOBS": "blobs"}
-		c.Workers[0].Bindings.D1 = map[string]string{"DB": "big"}
-	}})
-	f.Provision()
+	f := provisioned(t)
 	dir := t.TempDir()
 	fill(t, dir)
 
