@@ -323,6 +323,12 @@ func writeMigrateTable(w io.Writer, results []migrate.Result, dryRun bool) {
 		rows = append(rows, row)
 	}
 	writeTable(w, header, rows)
+	for _, r := range results {
+		if n := len(r.NewETags); n > 0 {
+			fmt.Fprintf(w, "Note: %s: %d multipart object(s) have a new ETag: their bodies and metadata are the same, but no uniform part size reproduces their ETags: %s\n",
+				r.Store, n, strings.Join(r.NewETags[:min(n, 5)], ", "))
+		}
+	}
 }
 
 // releaseThrough asks a replica of the fleet cfg configures, found in

@@ -88,6 +88,9 @@ type Result struct {
 	Conflicts, Copied, Replaced, Skipped int
 	// Verified is set when every entry's digest matched after the copy.
 	Verified bool
+	// NewETags are the multipart R2 objects copied with a new ETag: no
+	// uniform part size reproduces theirs (see parts.go).
+	NewETags []string
 	// Took is how long the store's comparison, copy and verification took.
 	Took time.Duration
 }
@@ -214,6 +217,9 @@ func Run(ctx context.Context, src, dst Side, stores []Store, o Options) ([]Resul
 			return results(), fmt.Errorf("%w: %s: %s differ after the copy", ErrMismatch, p.Store, list(bad, 5))
 		}
 		p.Verified = true
+		if n, ok := p.k.(interface{ newETags() []string }); ok {
+			p.NewETags = n.newETags()
+		}
 		p.Took += time.Since(start)
 	}
 	return results(), nil

@@ -10,7 +10,9 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/dwk/fleet/appliance/bindings/r2"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -18,10 +20,14 @@ import (
 // and custom metadata. An object's digest covers its size, the MD5 of its
 // body and its metadata; the copy is put with that MD5, which the
 // destination checks against the body it stores. A single-part object
-// keeps its ETag (the MD5); a multipart one gets the ETag of one part, its
-// boundaries being unknown.
+// keeps its ETag (the MD5). A multipart one is uploaded in parts of the
+// size that reproduces its ETag (see parts.go) and keeps it too; when no
+// size does, it is put whole, gets a new ETag, and is reported.
 type r2Kind struct {
 	src, dst worker.R2Bucket
+
+	mu      sync.Mutex
+	changed []string // multipart objects copied with a new ETag
 }
 
 func (k *r2Kind) entries(ctx context.Context, from bool) (map[string]entry, error) {
@@ -98,17 +104,50 @@ func (k *r2Kind) copy(ctx context.Context, key string, _ bool) error {
 	if err != nil {
 		return err
 	}
-	sum, err := contentMD5(ctx, k.src, h)
-	if err != nil {
+	var sum []byte
+	var part int64
+	if multipartCount(h.ETag) > 0 {
+		if sum, part, err = scanParts(ctx, k.src, h); err != nil {
+			return err
+		}
+	} else if sum, err = contentMD5(ctx, k.src, h); err != nil {
 		return err
 	}
-	body, err := k.src.Get(ctx, key, nil)
+	body, err := k.src.Get(ctx, key, sameObject(h))
 	if err != nil {
 		return err
 	}
 	defer body.Body.Close()
-	_, err = k.dst.Put(ctx, key, body.Body, &worker.R2PutOptions{
-		HTTPMetadata: body.HTTPMetadata, CustomMetadata: body.CustomMetadata, MD5: sum,
-	})
-	return err
+	if part == 0 {
+		if multipartCount(h.ETag) > 0 {
+			k.newETag(key)
+		}
+		_, err = k.dst.Put(ctx, key, body.Body, &worker.R2PutOptions{
+			HTTPMetadata: body.HTTPMetadata, CustomMetadata: body.CustomMetadata, MD5: sum,
+		})
+		return err
+	}
+	got, err := putParts(ctx, k.dst, key, body, part)
+	if err != nil {
+		return err
+	}
+	if want, _ := r2.UnquoteETag(h.ETag); got.ETag != want {
+		return fmt.Errorf("uploaded in parts of %d bytes, the copy has ETag %s, not the source's %s", part, got.ETag, want)
+	}
+	return nil
+}
+
+// newETag records a multipart object copied with a new ETag.
+func (k *r2Kind) newETag(key string) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.changed = append(k.changed, key)
+}
+
+// newETags returns the multipart objects copied with a new ETag, sorted.
+func (k *r2Kind) newETags() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	sort.Strings(k.changed)
+	return k.changed
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,31 +27,42 @@ import (
 // (jobs, with its ledger in KV).
 var migrateProjects = []string{"kv", "notes", "files", "rpc", "rpc-helper", "jobs"}
 
-// migratedStores is how many stores they bind: a KV namespace each for kv
-// and jobs, notes' database, files' bucket, the Vault class, and the jobs
-// and jobs-dlq queues.
-const migratedStores = 7
+// migratedStores is how many stores they and the Go reference workers
+// (counter and chat) bind: a KV namespace each for kv and jobs, notes'
+// database, files' bucket, the Vault class, the jobs and jobs-dlq queues;
+// the Counter class; chat's database, bucket, queue and ChatRoom class.
+const migratedStores = 12
+
+// changedOnTheFleet are the stores whose entries the fleet changes by
+// running, between the two migrations: the alarms ring (the Vault's and
+// the Counter's objects record it), and the backlog is consumed (the jobs
+// queue empties, its ledger in KV fills).
+var changedOnTheFleet = []string{"do Counter", "do rpc.Vault", "kv jobsledger", "queue jobs"}
 
 // backlog are the jobs left in the data directory's queue when its dwk
 // serve stops, for the fleet's consumer to take.
 var backlog = []string{"moved-1", "moved-2", "moved-3"}
 
 // TestMigrate fills a local data directory through the kv, notes, files
-// and rpc projects served by a local dwk serve (keys, a D1 database, an
-// uploaded file, a Durable Object's storage and its pending alarm), moves
-// it into a fleet of three replicas with `dwk migrate to-central`, reads
-// finds everything in place on a second run, reads every value back
-// through each front door and hears the alarm ring on the fleet, moves the
-// running fleet's stores (the object held by a replica, which hands it
-// back) into an empty data directory with `dwk migrate to-local`, and
-// compares the two directories: the D1 exports byte for byte, and every
-// value, the rung alarm's mark included, read through a dwk serve on the
-// new one.
+// and rpc projects and the Go reference workers (counter, chat) served by
+// a local dwk serve (keys, D1 databases, uploaded files, Durable Objects'
+// storage and their pending alarms), adds a queue backlog and a multipart
+// object, moves it into a fleet of three replicas with `dwk migrate
+// to-central`, finds everything in place on a second run, reads every
+// value back through each front door, hears the alarms ring and sees the
+// backlog consumed on the fleet, moves the running fleet's stores (the
+// objects held by replicas, which hand them back) into an empty data
+// directory with `dwk migrate to-local`, and compares the two
+// directories: every entry of every store by its digest (only those the
+// fleet changed by running differ), the multipart object's ETag, the D1
+// exports byte for byte, and every value, the rung alarms' marks
+// included, read through a dwk serve on the new one.
 func TestMigrate(t *testing.T) {
 	var workers []config.Worker
 	for _, name := range migrateProjects {
 		workers = append(workers, config.Worker{Project: projectDir(t, name), Routes: []string{"/" + name + "/"}})
 	}
+	workers = append(workers, config.Default().Workers...)
 	// The local data directory and the fleet share one secret: an object
 	// id carries a tag made with it.
 	f := fleettest.New(t, fleettest.Options{Replicas: 3, Edit: func(i int, c *config.Config) { c.Workers = workers }})
@@ -67,6 +79,7 @@ func TestMigrate(t *testing.T) {
 	runDwk(t, nil, "d1", "migrations", "apply", "DB", "--local", "--config", localCfg, "--data-dir", data, "--worker", "notes")
 	local := serveDir(t, localCfg, data)
 	want := fillStores(t, local.site)
+	refs := fillRefWorkers(t, local.site)
 	if st := vaultAlarm(t, local.site, 0); st.Rang != 0 || st.Scheduled == nil {
 		t.Fatalf("the vault's alarm before the move: %+v, want scheduled and not rung", st)
 	}
@@ -79,6 +92,7 @@ func TestMigrate(t *testing.T) {
 	}
 	local.stop(t)
 	leaveBacklog(t, data)
+	videoETag := leaveMultipart(t, data)
 	start := time.Now()
 	out := runDwk(t, env, "migrate", "to-central", "--data-dir", data, "--config", f.Replicas[0].Config)
 	t.Logf("to-central took %v:\n%s", time.Since(start).Round(time.Millisecond), out)
@@ -106,8 +120,10 @@ func TestMigrate(t *testing.T) {
 	}
 	for i := range fleet.doors {
 		checkStores(t, fleet, i, want)
+		checkRefWorkers(t, fleet, i, refs)
 	}
 	wait.Within(t, 60*time.Second, "the moved alarm to ring on the fleet", func() bool { return vaultAlarm(t, fleet, 1).Rang > 0 })
+	wait.Within(t, 60*time.Second, "the moved counter's alarm to ring on the fleet", func() bool { return readCounterAlarm(t, fleet, 2).Fired > 0 })
 	var l ledger
 	wait.Within(t, 60*time.Second, "the fleet's consumer to ack the moved backlog", func() bool {
 		l = ledger{}
@@ -145,10 +161,25 @@ func TestMigrate(t *testing.T) {
 	}
 	home := serveDir(t, localCfg, back)
 	checkStores(t, home.site, 0, want)
+	checkRefWorkers(t, home.site, 0, refs)
 	if st := vaultAlarm(t, home.site, 0); st.Rang != 1 || st.Scheduled != nil {
 		t.Errorf("the vault's alarm after the round trip: %+v, want rung once and none scheduled", st)
 	}
+	if a := readCounterAlarm(t, home.site, 0); a.Fired != 1 || a.AlarmAt != nil {
+		t.Errorf("the counter's alarm after the round trip: %+v, want fired once and none set", a)
+	}
 	home.stop(t)
+
+	diff := differing(t, data, back, migratedList(out), videoETag)
+	t.Logf("entries that differ between the directory before and after the round trip: %v", diff)
+	var changed []string
+	for s := range diff {
+		changed = append(changed, s)
+	}
+	slices.Sort(changed)
+	if !slices.Equal(changed, changedOnTheFleet) {
+		t.Errorf("stores that differ after the round trip: %v; want only those the fleet changed by running, %v", diff, changedOnTheFleet)
+	}
 }
 
 // skippedRow matches a row of dwk migrate's table with nothing copied or

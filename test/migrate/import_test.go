@@ -22,8 +22,8 @@ import (
 // TestImportR2FromS3 imports a bucket from an S3 endpoint (versitygw, in
 // the place of R2's S3 API) into a local data directory's R2 bucket with
 // `dwk import cloudflare r2`: every object arrives with its body, content
-// type and custom metadata, a multipart one included; a second import
-// skips them all.
+// type and custom metadata, a multipart one included with its ETag; a
+// second import skips them all.
 func TestImportR2FromS3(t *testing.T) {
 	ctx := context.Background()
 	srv := s3server.Start(t)
@@ -48,8 +48,13 @@ func TestImportR2FromS3(t *testing.T) {
 		}
 		parts = append(parts, types.CompletedPart{ETag: p.ETag, PartNumber: aws.Int32(int32(i + 1))})
 	}
-	if _, err := c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String("big.bin"), UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}}); err != nil {
+	done, err := c.CompleteMultipartUpload(ctx, &s3.CompleteMultipartUploadInput{Bucket: aws.String(bucket), Key: aws.String("big.bin"), UploadId: up.UploadId, MultipartUpload: &types.CompletedMultipartUpload{Parts: parts}})
+	if err != nil {
 		t.Fatal(err)
+	}
+	bigETag := strings.Trim(aws.ToString(done.ETag), `"`)
+	if !strings.HasSuffix(bigETag, "-2") {
+		t.Fatalf("versitygw answered a 2-part upload with ETag %q, not a multipart one", bigETag)
 	}
 
 	dir := t.TempDir()
@@ -76,8 +81,8 @@ func TestImportR2FromS3(t *testing.T) {
 		t.Errorf("a second import copied again:\n%s", again)
 	}
 
-	_, st, done := openDir(t, dir)
-	defer done()
+	_, st, closeDir := openDir(t, dir)
+	defer closeDir()
 	r2, _ := st.R2("files")
 	o, err := r2.Get(ctx, "docs/readme.txt", nil)
 	if err != nil {
@@ -96,6 +101,9 @@ func TestImportR2FromS3(t *testing.T) {
 	o.Body.Close()
 	if !bytes.Equal(body, big) {
 		t.Errorf("the multipart object arrived with %d bytes, want %d equal ones", len(body), len(big))
+	}
+	if o.ETag != bigETag {
+		t.Errorf("the multipart object arrived with ETag %s, want the source's %s", o.ETag, bigETag)
 	}
 }
 
