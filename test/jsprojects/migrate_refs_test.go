@@ -107,11 +107,8 @@ const movedVideo = "rooms/moved/video.bin"
 func leaveMultipart(t *testing.T, dir string) string {
 	t.Helper()
 	ctx := context.Background()
-	st, err := storeset.OpenLocal(ctx, dir, storeset.LocalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, done := openStores(t, dir)
+	defer done()
 	b, _ := st.R2("chat-files")
 	up, err := b.CreateMultipartUpload(ctx, movedVideo, &worker.R2MultipartOptions{HTTPMetadata: worker.R2HTTPMetadata{ContentType: "video/mp4"}})
 	if err != nil {
@@ -147,15 +144,23 @@ func migratedList(out string) []migrate.Store {
 	return stores
 }
 
+// openStores opens the stores of dir, a data directory no dwk serve
+// runs on; done closes them.
+func openStores(t *testing.T, dir string) (st *storeset.Local, done func()) {
+	t.Helper()
+	st, err := storeset.OpenLocal(context.Background(), dir, storeset.LocalOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, func() { st.Close() }
+}
+
 // openSide opens a stopped data directory's stores as a migrate.Side.
 func openSide(t *testing.T, dir string) migrate.Side {
 	t.Helper()
 	ctx := context.Background()
-	st, err := storeset.OpenLocal(ctx, dir, storeset.LocalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st, done := openStores(t, dir)
+	t.Cleanup(done)
 	objs, err := migrate.OpenLocalObjects(ctx, dir)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/config"
-	"github.com/dwk/fleet/appliance/server/storeset"
 	"github.com/dwk/fleet/appliance/worker"
 	"github.com/dwk/fleet/test/fleettest"
 	"github.com/dwk/fleet/test/procs"
@@ -191,11 +190,8 @@ var skippedRow = regexp.MustCompile(`│ (?:d1|kv|r2|do|queue)\s+│ \S+\s+│ (
 func leaveBacklog(t *testing.T, dir string) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := storeset.OpenLocal(ctx, dir, storeset.LocalOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, done := openStores(t, dir)
+	defer done()
 	var msgs []worker.QueueMessage
 	for _, id := range backlog {
 		msgs = append(msgs, worker.QueueMessage{Body: []byte(fmt.Sprintf(`{"id":%q,"failures":0}`, id)), QueueSendOptions: worker.QueueSendOptions{ContentType: "json"}})
