@@ -35,7 +35,16 @@ type jsObject struct {
 	st    *isoState
 	info  classInfo
 
-	mu sync.Mutex // guards st against an isolate restart
+	mu sync.Mutex // guards st, stale and inits against an isolate restart
+	// stale is set while the object must be constructed again: its
+	// isolate restarted, and the construction in the fresh one has not
+	// completed yet.
+	stale bool
+	// inits are the constructor's blockConcurrencyWhile callbacks while it
+	// is constructed again, for isolate to run in the event's turn.
+	inits []func(context.Context) error
+	// rebuilding is set while the object is constructed again.
+	rebuilding atomic.Bool
 
 	// Loop only.
 	inst    *goja.Object
@@ -86,15 +95,36 @@ func (o *jsObject) key() uint64 {
 // isolate is the object's isolate state. When its isolate restarted
 // (past its memory limit) the object is constructed again in the fresh
 // one, its memory lost as after an eviction; its storage is where it was.
-func (o *jsObject) isolate() (*isoState, error) {
+// The constructor's blockConcurrencyWhile callbacks then run before the
+// event, in its turn (ctx holds it), as the object runtime runs them
+// after a first construction; if one fails, the event fails and the next
+// one constructs the object again.
+func (o *jsObject) isolate(ctx context.Context) (*isoState, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if !o.st.iso.Closed() {
+	if !o.stale && !o.st.iso.Closed() {
 		return o.st, nil
 	}
+	if !o.stale {
+		o.stale = true
+		o.v.cfg.Logger.Warn("object constructed again after its isolate restarted", "object", o.state.ID)
+	}
 	o.st = o.v.objects.at(o.key())
-	o.v.cfg.Logger.Warn("object constructed again after its isolate restarted", "object", o.state.ID)
-	return o.st, o.construct()
+	o.rebuilding.Store(true)
+	err := o.construct()
+	o.rebuilding.Store(false)
+	inits := o.inits
+	o.inits = nil
+	if err != nil {
+		return o.st, err
+	}
+	for _, run := range inits {
+		if err := o.state.BlockConcurrencyWhile(ctx, run); err != nil {
+			return o.st, err
+		}
+	}
+	o.stale = false
+	return o.st, nil
 }
 
 // construct runs `new Class(ctx, env)`.
@@ -123,7 +153,7 @@ func (o *jsObject) construct() error {
 // call runs the instance's method name with the arguments args makes, in
 // an event with ctx, and converts what it settles with.
 func objectCall[T any](o *jsObject, ctx context.Context, name string, args func(rt *goja.Runtime) ([]goja.Value, error), done func(ev *jsrt.Event, rt *goja.Runtime, v goja.Value) (T, error)) (T, *jsrt.Event, error) {
-	st, err := o.isolate()
+	st, err := o.isolate(ctx)
 	if err != nil {
 		var zero T
 		ev := st.iso.NewEvent(ctx)

@@ -3,6 +3,7 @@ package jsworker_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http/httptest"
 	"path/filepath"
@@ -20,13 +21,17 @@ import (
 
 // objectWorker loads testdata/objects with its class registered and bound
 // through a real local object runtime.
-func objectWorker(t testing.TB, name string) (*jsworker.Worker, *worker.Env) {
+func objectWorker(t testing.TB, name string, edit ...func(*jsworker.Config)) (*jsworker.Worker, *worker.Env) {
 	t.Helper()
 	class := jsworker.ClassName(name, "Box")
-	w := loadB(t, "objects", jsworker.Config{
+	cfg := jsworker.Config{
 		Name: name, Classes: map[string]string{"Box": class},
 		Bindings: jsworker.Bindings{Objects: []string{"BOX"}},
-	})
+	}
+	for _, e := range edit {
+		e(&cfg)
+	}
+	w := loadB(t, "objects", cfg)
 	if err := w.Register(); err != nil {
 		t.Fatal(err)
 	}
@@ -90,4 +95,41 @@ func TestDurableObjects(t *testing.T) {
 	wait.Within(t, 10*time.Second, "the timer's and the alarm's writes", func() bool {
 		return get(t, w, env, "GET", "http://x/keys?box=b", "") == `["alarmed","later"]`
 	})
+}
+
+// TestObjectRebuiltAfterIsolateRestart: an object whose event grew its
+// isolate's heap past the memory limit is constructed again in the fresh
+// isolate, its constructor's blockConcurrencyWhile included, and answers
+// its next request from its storage.
+func TestObjectRebuiltAfterIsolateRestart(t *testing.T) {
+	w, env := objectWorker(t, "objects-restart", func(c *jsworker.Config) { c.MemoryLimit = 32 << 20 })
+	if got := get(t, w, env, "POST", "http://x/put?box=a", "kept"); got != "stored" {
+		t.Fatalf("put: %q", got)
+	}
+	rec := httptest.NewRecorder()
+	w.Fetch(rec, httptest.NewRequest("GET", "http://x/hog?box=a", nil), env)
+	if rec.Code == 200 {
+		t.Fatalf("an event past the memory limit answered 200")
+	}
+	done := make(chan string, 1)
+	go func() {
+		rec := httptest.NewRecorder()
+		w.Fetch(rec, httptest.NewRequest("GET", "http://x/get?box=a", nil), env)
+		b, _ := io.ReadAll(rec.Result().Body)
+		done <- fmt.Sprintf("%d %s", rec.Code, b)
+	}()
+	select {
+	case got := <-done:
+		var v struct {
+			V     string `json:"v"`
+			Ready bool   `json:"ready"`
+		}
+		code, body, _ := strings.Cut(got, " ")
+		json.Unmarshal([]byte(body), &v)
+		if code != "200" || v.V != "kept" || !v.Ready {
+			t.Errorf("the object after its isolate restarted: %s; want 200 with the stored value, constructed again (ready)", got)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the object's first request after its isolate restarted did not answer in 15s")
+	}
 }

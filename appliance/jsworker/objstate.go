@@ -87,6 +87,12 @@ func (o *jsObject) blockConcurrencyWhile(fn goja.Callable) goja.Value {
 		}
 		return err
 	}
+	if o.rebuilding.Load() {
+		// Constructed again after an isolate restart, inside one of the
+		// object's events: isolate runs it in that event's turn.
+		o.inits = append(o.inits, run)
+		return rt.ToValue(p)
+	}
 	ctx := iso.Current().Context()
 	if o.constructing.Load() {
 		// Queued by the object runtime: it runs once the constructor has

@@ -26,6 +26,12 @@ export class Box extends DurableObject {
       case "/alarm":
         await this.ctx.storage.setAlarm(Date.now() + 20);
         return new Response("armed");
+      case "/hog": {
+        // Grows the heap past the worker's memory limit: the isolate
+        // restarts, and this object is constructed again in the fresh one.
+        const held: number[][] = [];
+        for (;;) held.push(new Array(1 << 16).fill(held.length));
+      }
       case "/keys":
         return Response.json([...(await this.ctx.storage.list()).keys()]);
       case "/sql":
