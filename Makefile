@@ -11,7 +11,7 @@ PROVIDER_LDFLAGS := -s -w -X github.com/dwk/fleet/appliance/process/buildinfo.ve
 # Where `go install` puts tools (scripts/tools.sh installs goreleaser there).
 GOBIN_DIR := $(shell d=$$($(GO) env GOBIN); [ -n "$$d" ] || d=$$($(GO) env GOPATH | cut -d: -f1)/bin; echo $$d)
 
-.PHONY: all build install-provider release-snapshot test test-unit test-race lint demo demo-down bench generate docs-figures soak tools clean
+.PHONY: all build install-provider release-snapshot test test-unit test-race lint demo demo-down bench generate docs-figures soak scale tools clean
 
 all: build
 
@@ -74,6 +74,10 @@ docs-figures:
 DURATION ?= 10m
 soak: tools build
 	@./scripts/soak.sh "$(DURATION)" "$(SEED)" "$(REPLICAS)"
+
+## scale: the scale harness (test/scale) into bench/report.json's scale section and bench/scale.png
+scale: tools build
+	@./scripts/bench.sh -only scale
 
 clean:
 	rm -rf $(BIN)

@@ -114,6 +114,14 @@ func (s *Server) Pause() {
 	s.t.Cleanup(s.Resume)
 }
 
+// PID is the server's process id, 0 for an external server.
+func (s *Server) PID() int {
+	if s.External {
+		return 0
+	}
+	return s.proc.PID()
+}
+
 // Resume lets a paused server go on (SIGCONT).
 func (s *Server) Resume() { s.proc.Signal(syscall.SIGCONT) }
 

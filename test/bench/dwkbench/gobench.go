@@ -42,7 +42,7 @@ var benchLineRE = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)
 // results by name. benchtime bounds each benchmark.
 func runGoBench(ctx context.Context, pkg string, names []string, benchtime string) (map[string]benchResult, error) {
 	pattern := "^(" + strings.Join(names, "|") + ")$"
-	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-bench", pattern, "-benchtime", benchtime, "-benchmem", pkg)
+	cmd := exec.CommandContext(ctx, "go", "test", "-run", "^$", "-bench", pattern, "-benchtime", benchtime, "-benchmem", "-timeout", "60m", pkg)
 	cmd.Env = os.Environ()
 	var out bytes.Buffer
 	cmd.Stdout = &out

@@ -55,32 +55,45 @@ type options struct {
 type bench struct {
 	name string
 	run  func(ctx context.Context, o options) (Section, error)
+	// optIn sections run only when -only names them (make scale).
+	optIn bool
 }
 
 var benches = []bench{
-	{"http", benchHTTP},
-	{"storage", benchStorage},
-	{"libsql", benchLibsql},
-	{"coord", benchCoord},
-	{"queue", benchQueue},
-	{"lb", benchLB},
-	{"objects", benchObjects},
-	{"peerlink", benchPeerLink},
-	{"fleet", benchFleet},
-	{"leases", benchLeases},
-	{"alarms", benchAlarmLag},
-	{"namespaces", benchNamespaces},
-	{"backup", benchBackup},
-	{"objectapi", benchObjectAPI},
-	{"js", benchJS},
-	{"migrate", benchMigrate},
+	{"http", benchHTTP, false},
+	{"storage", benchStorage, false},
+	{"libsql", benchLibsql, false},
+	{"coord", benchCoord, false},
+	{"queue", benchQueue, false},
+	{"lb", benchLB, false},
+	{"objects", benchObjects, false},
+	{"peerlink", benchPeerLink, false},
+	{"fleet", benchFleet, false},
+	{"leases", benchLeases, false},
+	{"alarms", benchAlarmLag, false},
+	{"namespaces", benchNamespaces, false},
+	{"backup", benchBackup, false},
+	{"objectapi", benchObjectAPI, false},
+	{"js", benchJS, false},
+	{"migrate", benchMigrate, false},
+	{name: "scale", run: benchScale, optIn: true},
+}
+
+// optIn reports whether the section called name runs only when named.
+func optIn(name string) bool {
+	for _, b := range benches {
+		if b.name == name {
+			return b.optIn
+		}
+	}
+	return false
 }
 
 func main() {
 	var o options
 	flag.StringVar(&o.out, "out", "bench", "directory for report.md and report.json")
 	out := &o.out
-	only := flag.String("only", "", "comma-separated sections to run, merged into the existing report (default all, replacing it)")
+	only := flag.String("only", "", "comma-separated sections to run, merged into the existing report (default all but the opt-in scale, replacing them)")
 	flag.StringVar(&o.dwk, "dwk", "bin/dwk", "dwk binary to benchmark")
 	flag.DurationVar(&o.duration, "duration", 5*time.Second, "load duration per side")
 	flag.IntVar(&o.concurrency, "concurrency", 16, "concurrent clients")
@@ -88,19 +101,29 @@ func main() {
 	flag.IntVar(&o.namespaces, "namespaces", 100_000, "namespaces the namespaces section creates")
 	flag.Parse()
 
-	r := &Report{}
-	if *only != "" {
-		var err error
-		if r, err = loadReport(*out); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+	r, err := loadReport(*out)
+	if err != nil && *only != "" {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if *only == "" {
+		// Every section is replaced but the opt-in ones, which this run
+		// does not measure.
+		kept := &Report{}
+		if err == nil {
+			for _, s := range r.Sections {
+				if optIn(s.Name) {
+					kept.Sections = append(kept.Sections, s)
+				}
+			}
 		}
+		r = kept
 	}
 	ctx := context.Background()
 	var sections []Section
 	failed := false
 	for _, b := range benches {
-		if *only != "" && !strings.Contains(","+*only+",", ","+b.name+",") {
+		if *only != "" && !strings.Contains(","+*only+",", ","+b.name+",") || *only == "" && b.optIn {
 			continue
 		}
 		fmt.Fprintf(os.Stderr, "==> bench %s\n", b.name)
