@@ -117,8 +117,11 @@ func (x *box) stop(b *testing.B) {
 
 var readyRE = regexp.MustCompile(`ready on (http://\S+)`)
 
+// client bounds every request of the benchmark.
+var client = &http.Client{Timeout: 10 * time.Second}
+
 func post(b *testing.B, url string) int {
-	resp, err := http.Post(url, "", nil)
+	resp, err := client.Post(url, "", nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -128,7 +131,7 @@ func post(b *testing.B, url string) int {
 
 // getJSON decodes a 200 answer to GET url into v.
 func getJSON(url string, v any) error {
-	resp, err := http.Get(url)
+	resp, err := client.Get(url)
 	if err != nil {
 		return err
 	}
