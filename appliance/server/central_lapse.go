@@ -50,8 +50,7 @@ func (h leaseHolders) Alive(ctx context.Context, member string) (bool, error) {
 var _ lapse.Holders = leaseHolders{}
 
 func (h leaseHolders) Holder(ctx context.Context, class, id string) (string, error) {
-	h.m.Invalidate(class, id)
-	rec, ok, err := h.m.Lookup(ctx, class, id)
+	rec, ok, err := h.m.Current(ctx, class, id)
 	if err != nil || !ok {
 		return "", err
 	}

@@ -58,12 +58,11 @@ func objectLease(a *app) http.Handler {
 		defer cancel()
 		id := objectid.FromName(f.secret, class, name).String()
 		rep := ObjectReport{Class: class, Name: name, ID: id}
-		e, err := f.coord.Get(ctx, lease.KeyFor(class, id))
-		if err == nil && e.Exists() {
-			var rec lease.Record
-			if rec, err = lease.DecodeRecord(e.Value); err == nil {
-				rep.Held, rep.Holder, rep.Addr, rep.Epoch = true, rec.Holder, rec.Addr, rec.Epoch
-				rep.ExpiresInSeconds = max(0, time.Until(e.Expires).Seconds())
+		rec, held, err := f.leases.Current(ctx, class, id)
+		if err == nil && held {
+			rep.Held, rep.Holder, rep.Addr, rep.Epoch = true, rec.Holder, rec.Addr, rec.Epoch
+			if !rec.Expires.IsZero() {
+				rep.ExpiresInSeconds = max(0, time.Until(rec.Expires).Seconds())
 			}
 		}
 		if err == nil {

@@ -63,8 +63,10 @@
 // Key space conventions (by the packages that build on coord):
 //
 //	("kv", namespace, key)           Workers KV in central mode (kvcentral)
-//	("lease", class, id)             object leases, JSON {holder, addr, epoch}, expiring (lease)
+//	("lease", class, id)             object leases, JSON {holder, addr, epoch, live}, never expire (lease)
 //	("epoch", class, id)             per-object epoch counters, u64, never expire (lease)
+//	("live", member)                 a member's liveness epoch, JSON {epoch}, expiring (lease)
+//	("liveepoch", member)            a member's liveness epoch counter, u64, never expires (lease)
 //	("alarm", "entry"|"due"|"claim", …)  object alarm index and claims (objcentral)
 //	("member", id)                   member records, JSON, expiring (fleet/membership)
 //	("cron", "tick", schedule, ms)   cron tick claims, expiring after 10s unless renewed, 24h once done (cron/cronlease)
@@ -73,6 +75,7 @@
 //	("caddy", prefix, "data"|"lock", …)  Caddy's certificate storage, sealed; locks expiring (caddy/dwkstorage)
 //	("secret") and ("secret", worker, name)  worker secrets put with dwk secret put, sealed (fleet/workersecrets)
 //
-// appliance/fleet/lease/coordsql.go writes coord_kv directly (per-lease renew and
-// release in one round trip); change it with any layout change.
+// appliance/fleet/lease/coordsql.go writes coord_kv directly (the liveness
+// heartbeat and lease release, refusals as outcomes); change it with any
+// layout change.
 package coord

@@ -15,20 +15,23 @@ import (
 const acquireAttempts = 3
 
 // Acquire takes the lease of object id of class if no live lease exists,
-// or if the live lease names this member (a previous incarnation of this
-// replica: the new epoch fences it). It reads the lease and its epoch
-// counter (one round trip), then writes both in one atomic operation (one
-// round trip) that checks neither changed. The same operation records the
-// tenure in the object's lease history (see History).
+// or if the lease names this member (a previous incarnation of this
+// replica, or a lease this manager let go: the new epoch fences it). A
+// lease is live while its holder's liveness epoch is (see Liveness). It
+// starts this member's liveness epoch if there is none (two round trips,
+// once), reads the lease and its epoch counter (one round trip) and, only
+// when the lease names another member, that member's liveness record (one
+// round trip), then writes both in one atomic operation (one round trip)
+// that checks neither changed. The same operation records the tenure in
+// the object's lease history (see History).
 //
 // It fails with a *HeldError (wrapping ErrHeld) when another member holds
 // the lease, ErrAlreadyHeld when this manager holds it, ErrDraining (or
 // ErrDeposed, which wraps it) or ErrClosed when the manager takes no new
-// leases, and ErrContended after
-// losing several races in a row. After an error wrapping
-// coord.ErrOutcomeUnknown the lease may have been written; it then
-// expires after the TTL, unless a re-read showed it was and Acquire
-// adopted it.
+// leases, and ErrContended after losing several races in a row. After an
+// error wrapping coord.ErrOutcomeUnknown the lease may have been written;
+// it then names this member, which takes it again when asked, unless a
+// re-read showed it was and Acquire adopted it.
 func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error) {
 	k, encoded, err := keyOf(class, id)
 	if err != nil {
@@ -39,19 +42,25 @@ func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error)
 	}
 	lk, ek := KeyFor(class, id), EpochKeyFor(class, id)
 	for range acquireAttempts {
+		live, err := m.liveEpoch(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("acquire lease %s/%s: %w", class, id, err)
+		}
 		ents, err := m.cfg.Coord.GetMany(ctx, []tuple.Key{lk, ek})
 		if err != nil {
 			return nil, fmt.Errorf("acquire lease %s/%s: read: %w", class, id, err)
 		}
 		cur, epoch := ents[0], ents[1]
 		if cur.Exists() {
-			rec, err := DecodeRecord(cur.Value)
+			rs, err := m.resolve(ctx, []coord.Entry{cur}, true)
 			if err != nil {
 				return nil, fmt.Errorf("acquire lease %s/%s: %w", class, id, err)
 			}
-			rec.Expires = cur.Expires
-			m.remember(k, rec, true)
-			if rec.Holder != m.cfg.Member {
+			if rs[0].Err != nil {
+				return nil, fmt.Errorf("acquire lease %s/%s: %w", class, id, rs[0].Err)
+			}
+			if rec := rs[0].Record; rs[0].Live && rec.Holder != m.cfg.Member {
+				m.remember(k, rec, true)
 				return nil, &HeldError{Record: rec}
 			}
 			if err := m.admit(k); err != nil {
@@ -63,14 +72,14 @@ func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error)
 		if epoch.Exists() && !ok {
 			return nil, fmt.Errorf("acquire lease %s/%s: epoch counter: %w", class, id, ErrCorrupt)
 		}
-		rec := Record{Holder: m.cfg.Member, Addr: m.cfg.Addr, Epoch: int64(n) + 1}
+		rec := Record{Holder: m.cfg.Member, Addr: m.cfg.Addr, Epoch: int64(n) + 1, Live: live}
 		value := rec.encode()
 		sent := m.cfg.Clock.Now()
 		op := m.cfg.Coord.Atomic().
 			Check(lk, cur.Versionstamp).
 			Check(ek, epoch.Versionstamp).
 			Sum(ek, 1).
-			Set(lk, value, m.cfg.TTL)
+			Set(lk, value, 0)
 		res, err := recordTenure(op, class, id, rec, sent).Commit(ctx)
 		if err != nil {
 			if errors.Is(err, coord.ErrOutcomeUnknown) && m.wroteIt(ctx, lk, value) {

@@ -37,11 +37,12 @@ type Config struct {
 	// Addr is this replica's internal address (host:port) other replicas
 	// forward object requests to. Required.
 	Addr string
-	// TTL is how long a lease lives on the server after each acquire or
-	// renewal. Default: 10s; at least 100ms.
+	// TTL is how long the member's liveness record, and so every lease it
+	// holds, lives on the server after each heartbeat. Default:
+	// config.DefaultLeaseTTL; at least MinTTL.
 	TTL time.Duration
-	// RenewInterval is how often all held leases are renewed (one round
-	// trip). Default: TTL/3. Must be less than TTL - Margin.
+	// RenewInterval is how often the heartbeat keeps every held lease (one
+	// round trip). Default: TTL/3. Must be less than TTL - Margin.
 	RenewInterval time.Duration
 	// Margin is how much earlier than the server the holder counts a lease
 	// as lost, to absorb clock-rate differences and scheduling delays.
@@ -53,7 +54,7 @@ type Config struct {
 	// Clock is the local time source; lease expiry on the server never
 	// uses it. Default: clock.System.
 	Clock clock.Clock
-	// Logger receives lost leases and failed renewals. Default:
+	// Logger receives lost leases and failed heartbeats. Default:
 	// slog.Default().
 	Logger *slog.Logger
 	// Metrics, when set, receives LeasesHeld, LeaseAcquisitions and

@@ -11,8 +11,9 @@ import (
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
-// Renewal and release need per-lease outcomes in one round trip, which
-// coord's all-or-nothing Atomic cannot give, so they are written here as
+// The heartbeat and release need conditional writes whose refusal is an
+// outcome, not a failed commit, in one round trip, which coord's
+// all-or-nothing Atomic cannot give, so they are written here as
 // statements on coord's tables. They follow coord's layout and rules
 // exactly (appliance/fleet/coord/doc.go "Table layout", sql.go, commitplan.go):
 //
@@ -40,9 +41,6 @@ const (
 	releaseSQL = `DELETE FROM coord_kv WHERE key = ?1 AND value = ?2`
 )
 
-// maxBatchLeases bounds the leases renewed or released in one round trip,
-// keeping requests well under libSQL's body limit.
-const maxBatchLeases = 1000
 
 // condBatch runs stmts — each a conditional write of one lease — in one
 // transaction in one round trip and reports, per statement, whether it
@@ -104,16 +102,20 @@ func condBatch(ctx context.Context, c *hranaclient.Client, stmts []hrana.Stmt) (
 	}
 }
 
-// renewStmt extends l's key by ttl if it still holds l's record.
-func renewStmt(l *Lease, ttl time.Duration) hrana.Stmt {
+// renewStmt extends the expiry of key (tuple-encoded) by ttl if it still
+// holds exactly value and has not expired.
+func renewStmt(key, value []byte, ttl time.Duration) hrana.Stmt {
 	ms := int64((ttl + time.Millisecond - 1) / time.Millisecond)
-	return hrana.NewStmt(renewSQL, hrana.Blob(l.encoded), hrana.Blob(l.value), hrana.Integer(ms))
+	return hrana.NewStmt(renewSQL, hrana.Blob(key), hrana.Blob(value), hrana.Integer(ms))
+}
+
+// deleteStmt deletes key (tuple-encoded) if it holds exactly value.
+func deleteStmt(key, value []byte) hrana.Stmt {
+	return hrana.NewStmt(releaseSQL, hrana.Blob(key), hrana.Blob(value))
 }
 
 // releaseStmt deletes l's key if it still holds l's record.
-func releaseStmt(l *Lease) hrana.Stmt {
-	return hrana.NewStmt(releaseSQL, hrana.Blob(l.encoded), hrana.Blob(l.value))
-}
+func releaseStmt(l *Lease) hrana.Stmt { return deleteStmt(l.encoded, l.value) }
 
 // isBusy recognises a database locked by another connection, as coord does.
 func isBusy(e *hranaclient.Error) bool {

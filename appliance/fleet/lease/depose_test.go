@@ -47,7 +47,8 @@ func TestDeposeHandsBackAndRestoreRejoins(t *testing.T) {
 	if n, err := a.Depose(ctx, "again"); n != 0 || err != nil {
 		t.Errorf("second Depose = %d, %v; want a no-op", n, err)
 	}
-	// The keys are gone: another member takes the object before the TTL.
+	// The liveness record is gone: another member takes the object before
+	// the TTL.
 	if _, err := b.Acquire(ctx, "C", "0"); err != nil {
 		t.Fatalf("another member takes a handed-back object: %v", err)
 	}

@@ -23,7 +23,8 @@ var (
 	// ErrClosed: the manager is closed (or was never opened).
 	ErrClosed = errors.New("lease: manager is closed")
 	// ErrLost is the context cause of a lease that ended other than by
-	// Release: its renewal was refused or its deadline passed.
+	// Release: its liveness epoch ended (a heartbeat was refused or its
+	// deadline passed) or the replica was deposed.
 	ErrLost = errors.New("lease: lost")
 	// ErrReleased is the context cause of a released lease.
 	ErrReleased = errors.New("lease: released")

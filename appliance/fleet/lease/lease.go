@@ -15,15 +15,14 @@ type Lease struct {
 	key     objKey
 	encoded []byte // tuple encoding of the lease key
 	rec     Record
-	value   []byte // the stored bytes of rec; renew and release match on them
+	value   []byte // the stored bytes of rec; release matches on them
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
 	lost   chan struct{}
 
 	// Guarded by m.mu.
-	state    leaseState
-	deadline time.Time // local time at which the lease counts as lost
+	state leaseState
 }
 
 type leaseState uint8
@@ -47,9 +46,9 @@ func (l *Lease) Epoch() int64 { return l.rec.Epoch }
 // Record is the record this lease wrote.
 func (l *Lease) Record() Record { return l.rec }
 
-// Lost is closed when the lease ends other than by Release: a renewal was
-// refused (another member took over) or the local deadline passed. By
-// then Context is done.
+// Lost is closed when the lease ends other than by Release: the holder's
+// liveness epoch ended (a heartbeat was refused, or the liveness deadline
+// passed) or the replica was deposed. By then Context is done.
 func (l *Lease) Lost() <-chan struct{} { return l.lost }
 
 // Context is cancelled when the lease ends, lost or released; its cause
@@ -58,11 +57,15 @@ func (l *Lease) Lost() <-chan struct{} { return l.lost }
 func (l *Lease) Context() context.Context { return l.ctx }
 
 // Deadline is the local time at which the lease counts as lost unless a
-// renewal succeeds before it.
+// heartbeat succeeds before it: the liveness deadline of its epoch (zero
+// once that epoch ended).
 func (l *Lease) Deadline() time.Time {
 	l.m.mu.Lock()
 	defer l.m.mu.Unlock()
-	return l.deadline
+	if l.m.live.epoch != l.rec.Live {
+		return time.Time{}
+	}
+	return l.m.live.deadline
 }
 
 // Fresh reports whether the lease is held and its deadline has not
@@ -71,14 +74,15 @@ func (l *Lease) Fresh() bool {
 	now := l.m.cfg.Clock.Now()
 	l.m.mu.Lock()
 	defer l.m.mu.Unlock()
-	return l.state == leaseHeld && now.Before(l.deadline)
+	return l.state == leaseHeld && l.m.live.epoch == l.rec.Live && now.Before(l.m.live.deadline)
 }
 
 // Release hands the lease back: it stops counting as held at once, and
 // its key is deleted (one round trip) if it still holds this tenure's
-// record, so another replica can take the object without waiting for the
-// TTL. Releasing a lost or released lease does nothing. If the delete
-// fails, the key expires after the TTL.
+// record, so another replica can take the object at once. Releasing a
+// lost or released lease does nothing. If the delete fails, the record
+// still names this member while its liveness epoch lives: requests for the
+// object come here, and this replica takes it again.
 func (l *Lease) Release(ctx context.Context) error {
 	if !l.m.end(l, leaseReleased, "released by its holder") {
 		return nil

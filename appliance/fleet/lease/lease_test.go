@@ -110,7 +110,7 @@ func TestAcquireRelease(t *testing.T) {
 	}
 }
 
-func TestRenewalKeepsLeasesInOneRoundTrip(t *testing.T) {
+func TestHeartbeatKeepsLeasesInOneRoundTrip(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxFor(t)
 	st := e.storeWithOwnCounter(t)
@@ -125,16 +125,16 @@ func TestRenewalKeepsLeasesInOneRoundTrip(t *testing.T) {
 		ls = append(ls, l)
 	}
 	before, start := st.Client().RoundTrips(), time.Now()
-	time.Sleep(3 * MinTTL) // three TTLs: only renewals keep them
+	time.Sleep(3 * MinTTL) // three TTLs: only heartbeats keep them
 	trips, elapsed := st.Client().RoundTrips()-before, time.Since(start)
 	for _, l := range ls {
 		if !l.Fresh() {
-			t.Fatalf("lease %s lost despite renewals", l.ID())
+			t.Fatalf("lease %s lost despite heartbeats", l.ID())
 		}
 	}
 	b := manager(t, e.store, "b", nil)
 	if _, err := b.Acquire(ctx, "C", "0"); !errors.Is(err, ErrHeld) {
-		t.Errorf("another member acquired a renewed lease: %v", err)
+		t.Errorf("another member acquired a lease kept by heartbeats: %v", err)
 	}
 	// One round trip per interval for all 20 leases, not one per lease.
 	intervals := uint64(elapsed / a.Config().RenewInterval)
@@ -147,8 +147,8 @@ func TestPausedHolderLosesToTakeoverAndEpochsIncrease(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxFor(t)
 	clock := newFakeClock()
-	// a's clock stands still: it never renews and never notices time
-	// passing — a paused (SIGSTOPped) holder.
+	// a's clock stands still: it never sends a heartbeat and never
+	// notices time passing — a paused (SIGSTOPped) holder.
 	a := manager(t, e.store, "a", func(c *Config) { c.TTL = MinTTL; c.Clock = clock })
 	b := manager(t, e.store, "b", func(c *Config) { c.TTL = MinTTL; c.LookupCacheTTL = -1 })
 
@@ -205,38 +205,77 @@ func TestPausedHolderLosesToTakeoverAndEpochsIncrease(t *testing.T) {
 	}
 }
 
-func TestRefusedRenewalLosesOnlyThatLease(t *testing.T) {
+// TestRefusedHeartbeatEndsEveryLease: a later incarnation of the member
+// starts a new liveness epoch; the earlier one's next heartbeat is refused
+// and every lease it held ends at once, before its deadline, while the new
+// incarnation takes the objects without waiting.
+func TestRefusedHeartbeatEndsEveryLease(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxFor(t)
 	a := manager(t, e.store, "a", nil)
-	stolen, err := a.Acquire(ctx, "C", "stolen")
+	var ls []*Lease
+	for i := range 3 {
+		l, err := a.Acquire(ctx, "C", fmt.Sprint(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+	}
+	a2 := manager(t, e.store, "a", nil)
+	l0, err := a2.Acquire(ctx, "C", "0")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("a later incarnation takes its member's object: %v", err)
 	}
-	kept, err := a.Acquire(ctx, "C", "kept")
-	if err != nil {
-		t.Fatal(err)
+	if l0.Record().Live <= ls[0].Record().Live || l0.Epoch() <= ls[0].Epoch() {
+		t.Errorf("new tenure %+v, old %+v: want a later liveness epoch and object epoch", l0.Record(), ls[0].Record())
 	}
-	// Someone overwrites one lease behind a's back.
-	thief := Record{Holder: "thief", Addr: "t:1", Epoch: 99}
-	res, err := e.store.Atomic().Set(KeyFor("C", "stolen"), thief.encode(), time.Minute).Commit(ctx)
-	if err != nil || !res.OK {
-		t.Fatal(res, err)
+	for _, l := range ls {
+		select {
+		case <-l.Lost():
+		case <-time.After(5 * time.Second):
+			t.Fatalf("lease %s not lost at the next heartbeat", l.ID())
+		}
+		if time.Now().After(l.Deadline()) && !l.Deadline().IsZero() {
+			t.Error("lease noticed as lost only at its deadline, not at the refused heartbeat")
+		}
 	}
-	select {
-	case <-stolen.Lost():
-	case <-time.After(5 * time.Second):
-		t.Fatal("overwritten lease not lost at the next renewal")
+	if a.Count() != 0 {
+		t.Errorf("%d leases still held by the replaced incarnation", a.Count())
 	}
-	if time.Now().After(stolen.Deadline()) {
-		t.Error("lease noticed as lost only at its deadline, not at the refused renewal")
+	if _, err := a2.Acquire(ctx, "C", "1"); err != nil {
+		t.Errorf("the later incarnation takes another object of the earlier one: %v", err)
 	}
-	time.Sleep(2 * a.Config().RenewInterval)
-	if !kept.Fresh() {
-		t.Error("the other lease was lost too")
+	b := manager(t, e.store, "b", func(c *Config) { c.LookupCacheTTL = -1 })
+	if _, err := b.Acquire(ctx, "C", "2"); err != nil {
+		t.Errorf("another member takes an object whose holder's liveness epoch ended: %v", err)
 	}
-	if rec, ok, _ := a.Lookup(ctx, "C", "stolen"); !ok || rec.Holder != "thief" {
-		t.Errorf("thief's record = %+v, %v", rec, ok)
+	if _, err := b.Acquire(ctx, "C", "0"); !errors.Is(err, ErrHeld) {
+		t.Errorf("another member took an object held under a live epoch: %v", err)
+	}
+}
+
+// TestIdleCostIsFlatInLeases: the heartbeat is one statement per
+// interval whether the member holds one lease or hundreds.
+func TestIdleCostIsFlatInLeases(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxFor(t)
+	for _, n := range []int{1, 300} {
+		st := e.storeWithOwnCounter(t)
+		m := manager(t, st, fmt.Sprintf("m%d", n), func(c *Config) { c.TTL = MinTTL })
+		for i := range n {
+			if _, err := m.Acquire(ctx, "Flat", fmt.Sprintf("%d-%d", n, i)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before, start := st.Client().RoundTrips(), time.Now()
+		time.Sleep(2 * MinTTL)
+		trips, elapsed := st.Client().RoundTrips()-before, time.Since(start)
+		if intervals := uint64(elapsed / m.Config().RenewInterval); trips > intervals+1 {
+			t.Errorf("%d leases: %d round trips in %s (%d intervals), want at most one per interval", n, trips, elapsed, intervals)
+		}
+		if m.Count() != n {
+			t.Errorf("%d of %d leases held after the idle window", m.Count(), n)
+		}
 	}
 }
 
@@ -271,7 +310,7 @@ func TestDrainAndCloseReleaseInOneRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if trips := st.Client().RoundTrips() - before; trips != 1 {
-		t.Errorf("Close released 5 leases in %d round trips, want 1", trips)
+		t.Errorf("Close handed back 5 leases in %d round trips, want 1", trips)
 	}
 	for _, l := range ls {
 		if !errors.Is(context.Cause(l.Context()), ErrReleased) {
@@ -322,7 +361,7 @@ func TestLookupCache(t *testing.T) {
 }
 
 func TestDecodeRecord(t *testing.T) {
-	r := Record{Holder: "m1", Addr: "10.0.0.1:7000", Epoch: 3}
+	r := Record{Holder: "m1", Addr: "10.0.0.1:7000", Epoch: 3, Live: 2}
 	got, err := DecodeRecord(r.encode())
 	if err != nil || got != r {
 		t.Errorf("round trip = %+v, %v", got, err)

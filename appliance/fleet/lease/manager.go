@@ -8,28 +8,32 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
-	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
-// Manager acquires, renews and releases this replica's leases. Lifecycle:
-// New (defaults, no side effects) → Open (validates, starts the renewal
-// goroutine) → Drain (optional: no new leases) → Close (stops renewing and
-// releases every held lease). While open it may be deposed and restored
+// Manager acquires, keeps (by its heartbeat) and releases this replica's
+// leases. Lifecycle: New (defaults, no side effects) → Open (validates,
+// starts the heartbeat goroutine) → Drain (optional: no new leases) →
+// Close (stops the heartbeat and hands back every held lease). While open it may be deposed and restored
 // any number of times (Depose, Restore). It is safe for concurrent use.
 type Manager struct {
 	cfg    Config
 	log    *slog.Logger
 	client *hranaclient.Client
 
-	// ctx bounds the renewal goroutine's round trips; cancelled by Close.
+	// ctx bounds the heartbeat goroutine's round trips; cancelled by Close.
 	ctx    context.Context
 	cancel context.CancelFunc
 	stop   chan struct{}
 	done   chan struct{}
 
+	liveKey []byte     // tuple encoding of LiveKeyFor(Member)
+	judge   *Liveness  // other members' liveness, cached LookupCacheTTL
+	liveMu  sync.Mutex // serialises starting a liveness epoch
+
 	mu    sync.Mutex
 	state mgrState
+	live  liveState
 	held  map[objKey]*Lease
 	cache map[objKey]cached
 }
@@ -74,10 +78,13 @@ func New(cfg Config) *Manager {
 	if cfg.Coord != nil {
 		m.client = cfg.Coord.Client()
 	}
+	m.liveKey, _ = tuple.Encode(LiveKeyFor(cfg.Member)) // a string key always encodes
+	m.judge = NewLiveness(max(cfg.LookupCacheTTL, 0), cfg.Clock)
 	return m
 }
 
-// Open validates the configuration and starts renewing.
+// Open validates the configuration and starts the heartbeat (which beats
+// once the first Acquire has started a liveness epoch).
 func (m *Manager) Open(ctx context.Context) error {
 	if err := m.cfg.Validate(); err != nil {
 		return err
@@ -133,18 +140,15 @@ func (m *Manager) Count() int {
 	return len(m.held)
 }
 
-// Close stops taking leases, stops renewing and releases every held lease
-// in one round trip (per 1000 leases), bounded by ctx; leases it cannot
-// release expire after the TTL. Their contexts are cancelled either way.
-// Close is idempotent.
+// Close stops taking leases, stops the heartbeat and hands every held
+// lease back by deleting this member's liveness record (one round trip
+// whatever their number), bounded by ctx; if that fails, the record, and
+// so every lease, lapses after the TTL. Their contexts are cancelled
+// either way. Close is idempotent.
 func (m *Manager) Close(ctx context.Context) error {
 	m.mu.Lock()
 	prev := m.state
 	m.state = mgrClosed
-	var all []*Lease
-	for _, l := range m.held {
-		all = append(all, l)
-	}
 	m.mu.Unlock()
 	if prev == mgrClosed {
 		return nil
@@ -156,25 +160,17 @@ func (m *Manager) Close(ctx context.Context) error {
 		select {
 		case <-m.done:
 		case <-ctx.Done():
-			first = fmt.Errorf("lease: close: renewal still running: %w", ctx.Err())
+			first = fmt.Errorf("lease: close: heartbeat still running: %w", ctx.Err())
 		}
 	}
-	var mine []*Lease
-	for _, l := range all {
-		if m.end(l, leaseReleased, "handed back as the replica closes") {
-			mine = append(mine, l)
-		}
-	}
-	for len(mine) > 0 {
-		n := min(len(mine), maxBatchLeases)
-		stmts := make([]hrana.Stmt, n)
-		for i, l := range mine[:n] {
-			stmts[i] = releaseStmt(l)
-		}
-		if _, _, err := condBatch(ctx, m.client, stmts); err != nil && first == nil {
-			first = fmt.Errorf("lease: close: release %d leases: %w", n, err)
-		}
-		mine = mine[n:]
+	m.liveMu.Lock()
+	defer m.liveMu.Unlock()
+	m.mu.Lock()
+	ls := m.live
+	m.mu.Unlock()
+	m.endEpoch(ls.epoch, leaseReleased, "handed back as the replica closes")
+	if err := m.dropLive(ctx, ls); err != nil && first == nil {
+		first = fmt.Errorf("lease: close: %w", err)
 	}
 	return first
 }
@@ -219,18 +215,18 @@ func (m *Manager) adopt(k objKey, encoded []byte, rec Record, value []byte, sent
 	l := &Lease{
 		m: m, key: k, encoded: encoded, rec: rec, value: value,
 		ctx: ctx, cancel: cancel, lost: make(chan struct{}),
-		deadline: sent.Add(m.cfg.TTL - m.cfg.Margin),
 	}
-	if now := m.cfg.Clock.Now(); !now.Before(l.deadline) {
-		// The acquire took so long that the lease is stale already: hand
-		// it back rather than run on it.
-		rctx, cancel := context.WithTimeout(context.Background(), m.cfg.TTL)
-		defer cancel()
-		l.Release(rctx)
-		return nil, fmt.Errorf("lease %s/%s acquired after its deadline (%s round trip): %w", k.class, k.id, now.Sub(sent), ErrLost)
-	}
+	now := m.cfg.Clock.Now()
 	m.mu.Lock()
+	current := m.live.epoch == rec.Live && now.Before(m.live.deadline)
 	open := m.state == mgrOpen
+	if !current {
+		m.mu.Unlock()
+		// The liveness epoch the lease was written under ended while the
+		// acquire was in flight: the lease ended with it.
+		return nil, fmt.Errorf("lease %s/%s: its liveness epoch %d ended during the acquire (%s round trip): %w",
+			k.class, k.id, rec.Live, now.Sub(sent), ErrLost)
+	}
 	var stale *Lease
 	if open {
 		// A lease of k still in the map was overwritten by this one (two

@@ -17,9 +17,15 @@ type Record struct {
 	Addr string `json:"addr"`
 	// Epoch is the fencing token of this tenure, at least 1.
 	Epoch int64 `json:"epoch"`
-	// Expires is when the lease expires by the libSQL server's clock, as
-	// of the read that returned the record (renewals move it); zero when
-	// unknown. It is not part of the stored value.
+	// Live is the holder's liveness epoch when it took the lease: the
+	// lease is held while the holder's liveness record (LiveKeyFor) lives
+	// with this epoch, and ends for good when that record lapses.
+	Live int64 `json:"live"`
+	// Expires is when the lease ends unless its holder's heartbeat goes
+	// on: the expiry of the holder's liveness record by the libSQL
+	// server's clock, as of the read that returned it (heartbeats move
+	// it), or for a lease the reading manager holds, its local deadline;
+	// zero when unknown. It is not part of the stored value.
 	Expires time.Time `json:"-"`
 }
 

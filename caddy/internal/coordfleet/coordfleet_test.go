@@ -114,15 +114,31 @@ func TestReadsWhatReplicasWrite(t *testing.T) {
 	if _, err := m.Acquire(ctx, held.Namespace, held.ID.String()); err != nil {
 		t.Fatal(err)
 	}
+	// A lease whose holder has closed names it still, under a liveness
+	// epoch that ended: no holder.
+	ended := leasecache.Key{Namespace: "Counter", ID: objectid.FromName(secret, "Counter", "ended")}
+	gone := lease.New(lease.Config{Coord: st, Member: "m9", Addr: "10.0.0.9:8788"})
+	if err := gone.Open(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gone.Acquire(ctx, ended.Namespace, ended.ID.String()); err != nil {
+		t.Fatal(err)
+	}
+	if err := gone.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
 	ck := lease.KeyFor(corrupt.Namespace, corrupt.ID.String())
 	if _, err := st.Atomic().Set(ck, []byte("not json"), time.Minute).Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	hs, err := leases.Holders(ctx, []leasecache.Key{held, free, corrupt})
+	hs, err := leases.Holders(ctx, []leasecache.Key{held, free, corrupt, ended})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"m1", "", ""}; !slices.Equal(hs, want) {
+	if h, err := leases.Holder(ctx, ended.Namespace, ended.ID.String()); err != nil || h != "" {
+		t.Errorf("holder of a lease whose holder closed = %q, %v; want none", h, err)
+	}
+	if want := []string{"m1", "", "", ""}; !slices.Equal(hs, want) {
 		t.Errorf("holders %q, want %q", hs, want)
 	}
 }

@@ -45,6 +45,16 @@ func (x *AlarmIndex) Due(ctx context.Context, namespaces []string, now time.Time
 	if err != nil {
 		return nil, fmt.Errorf("alarm index due: read claims: %w", err)
 	}
+	var leases []lease.Resolved
+	if x.placer != nil {
+		les := make([]coord.Entry, len(cands))
+		for i := range cands {
+			les[i] = ents[2*i+1]
+		}
+		if leases, err = x.placer.leases.Resolve(ctx, les, false); err != nil {
+			return nil, fmt.Errorf("alarm index due: judge leases: %w", err)
+		}
+	}
 	var out []objects.AlarmEntry
 	var claim []candidate
 	var unclaim []coord.Entry
@@ -52,9 +62,9 @@ func (x *AlarmIndex) Due(ctx context.Context, namespaces []string, now time.Time
 		if len(out)+len(claim) == limit {
 			break
 		}
-		cl, ls := ents[2*i], ents[2*i+1]
+		cl := ents[2*i]
 		mine := cl.Exists() && string(cl.Value) == string(x.claimer)
-		here := x.placer == nil || x.placer.runsHere(c.entry.Object, ls)
+		here := x.placer == nil || x.placer.runsHere(c.entry.Object, leases[i])
 		switch {
 		case mine && here:
 			out = append(out, c.entry)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
-	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/lease"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/worker"
@@ -149,13 +148,12 @@ func (p *Placer) Claim(ctx context.Context, id worker.ObjectID) (objects.Lease, 
 }
 
 // runsHere reports whether this replica should run the object's alarm,
-// given its lease entry as read from the coordination store: it holds the
-// lease, or nobody does and placement picks this replica.
-func (p *Placer) runsHere(id worker.ObjectID, le coord.Entry) bool {
+// given its lease as read from the coordination store and judged: it
+// holds the lease, or nobody does and placement picks this replica.
+func (p *Placer) runsHere(id worker.ObjectID, le lease.Resolved) bool {
 	self := p.self()
-	if le.Exists() {
-		rec, err := lease.DecodeRecord(le.Value)
-		return err == nil && rec.Holder == self.ID
+	if le.Live || le.Err != nil {
+		return le.Err == nil && le.Record.Holder == self.ID
 	}
 	target, ok := p.pick(id)
 	return ok && target.ID == self.ID
