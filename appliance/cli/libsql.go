@@ -55,6 +55,7 @@ func libsqlMain(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&maxBody, "max-body-size", "10MiB", "largest request body or WebSocket message")
 	fs.StringVar(&maxResp, "max-response-size", envOr("SQLD_MAX_RESPONSE_SIZE", "10MiB"), "largest total size of rows one request may return; env SQLD_MAX_RESPONSE_SIZE")
 	fs.IntVar(&cfg.MaxStreams, "max-streams", libsql.DefaultMaxStreams, "most streams (each holding a SQLite connection) open at once; a new one waits up to a second for one to close")
+	fs.IntVar(&cfg.SpareNamespaces, "spare-namespaces", libsql.DefaultSpareNamespaces, "empty namespaces kept made ahead of time, so that creating one (an object's database) is a rename; negative: none")
 	fs.IntVar(&cfg.MaxIdleConns, "max-idle-connections", libsql.DefaultMaxIdleConns, "idle SQLite connections kept across all namespaces, each holding 3 files open; the least recently used are closed beyond it")
 	fs.DurationVar(&cfg.StatementTimeout, "statement-timeout", libsql.DefaultStatementTimeout, "a statement running longer is interrupted")
 	fs.DurationVar(&cfg.StreamIdleTimeout, "stream-idle-timeout", libsql.DefaultStreamIdleTimeout, "an HTTP stream idle this long is closed and its transaction rolled back")

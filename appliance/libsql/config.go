@@ -82,6 +82,12 @@ type Config struct {
 	// Default: 160.
 	MaxIdleConns int `json:"max_idle_conns"`
 
+	// SpareNamespaces is how many empty namespaces the server keeps made
+	// ahead of time, so that creating one (with the default config) is a
+	// rename and a shared directory fsync rather than new files written
+	// while the client waits. Default: 32. Negative: none.
+	SpareNamespaces int `json:"spare_namespaces"`
+
 	// StatementTimeout bounds the execution of one statement; a statement
 	// running longer is interrupted. Default: 30s.
 	StatementTimeout time.Duration `json:"statement_timeout"`
@@ -125,6 +131,7 @@ const (
 	DefaultMaxResponseSize   = 10 << 20
 	DefaultMaxStreams        = 128
 	DefaultMaxIdleConns      = 160
+	DefaultSpareNamespaces   = 32
 	DefaultStatementTimeout  = 30 * time.Second
 	DefaultStreamIdleTimeout = 10 * time.Second
 	DefaultBusyTimeout       = 5 * time.Second
@@ -156,6 +163,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxIdleConns == 0 {
 		c.MaxIdleConns = DefaultMaxIdleConns
+	}
+	if c.SpareNamespaces == 0 {
+		c.SpareNamespaces = DefaultSpareNamespaces
 	}
 	if c.StatementTimeout == 0 {
 		c.StatementTimeout = DefaultStatementTimeout

@@ -80,6 +80,14 @@ func (ns *namespace) setConfig(cfg nsConfig) error {
 	return nil
 }
 
+// isDefault reports whether c is the config of a namespace created without
+// one, which a spare namespace has.
+func (c nsConfig) isDefault() bool {
+	a, _ := json.Marshal(c)
+	b, _ := json.Marshal(nsConfig{})
+	return string(a) == string(b)
+}
+
 // changed tells the backup that a transaction committed.
 func (ns *namespace) changed() {
 	if ns.backup != nil {

@@ -42,6 +42,10 @@ type nsStore struct {
 	// backup, when set, is told of changes; connections then never
 	// checkpoint on their own.
 	backup backupHooks
+	// spares are empty namespaces made ahead of time; nil when disabled.
+	spares *spares
+	// rootSync makes renames in root durable, one fsync for many.
+	rootSync groupSync
 
 	mu       sync.Mutex
 	m        map[string]*namespace
@@ -52,8 +56,9 @@ type nsStore struct {
 const maxIdleConns = 8
 
 func newNSStore(dbPath string, cfg Config) *nsStore {
-	return &nsStore{
-		root:        filepath.Join(dbPath, "dbs"),
+	root := filepath.Join(dbPath, "dbs")
+	s := &nsStore{
+		root:        root,
 		synchronous: cfg.Synchronous,
 		busyTimeout: cfg.BusyTimeout,
 		maxIdle:     maxIdleConns,
@@ -61,7 +66,12 @@ func newNSStore(dbPath string, cfg Config) *nsStore {
 		maxLength:   int(min(max(cfg.MaxBodySize, cfg.MaxResponseSize), 1<<30)),
 		m:           map[string]*namespace{},
 		creating:    map[string]chan struct{}{},
+		rootSync:    groupSync{sync: func() error { return syncDir(root) }},
 	}
+	if cfg.SpareNamespaces > 0 {
+		s.spares = newSpares(root, cfg.SpareNamespaces, func(dir string) error { return initNamespaceDir(dir, nsConfig{}, s) })
+	}
+	return s
 }
 
 // load opens every namespace found on disk and creates the default one.
@@ -289,12 +299,27 @@ func (s *nsStore) awaitCreation(name string, done <-chan struct{}) error {
 	return fmt.Errorf("%w: %s", errNamespaceExists, name)
 }
 
-// makeNamespace builds the directory of a new namespace under a temporary
-// name, renames it into place and opens it.
+// makeNamespace renames a spare into place for a namespace with the
+// default config, or builds the directory of a new namespace under a
+// temporary name and renames it into place, and opens it.
 func (s *nsStore) makeNamespace(name string, cfg nsConfig) (*namespace, error) {
 	final := filepath.Join(s.root, name)
 	if _, err := os.Stat(final); err == nil {
 		return nil, fmt.Errorf("%w: %s (directory %s exists)", errNamespaceExists, name, final)
+	}
+	if cfg.isDefault() {
+		if spare := s.spares.take(); spare != "" {
+			if err := os.Rename(spare, final); err != nil {
+				os.RemoveAll(spare)
+				return nil, fmt.Errorf("create namespace %s: %w", name, err)
+			}
+			if err := s.rootSync.Do(); err != nil {
+				return nil, fmt.Errorf("create namespace %s: %w", name, err)
+			}
+			// A spare's database is WAL already: its first connection
+			// opens on first use, as on load.
+			return s.newNamespace(name, final)
+		}
 	}
 	tmp := filepath.Join(s.root, "."+name+".new-"+randomSuffix())
 	if err := os.Mkdir(tmp, 0o700); err != nil {
@@ -308,7 +333,7 @@ func (s *nsStore) makeNamespace(name string, cfg nsConfig) (*namespace, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
-	if err := syncDir(s.root); err != nil {
+	if err := s.rootSync.Do(); err != nil {
 		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
 	return s.openNamespace(name, final)

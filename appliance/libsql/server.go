@@ -101,6 +101,13 @@ func (s *Server) Open() (err error) {
 	if err := s.nss.load(); err != nil {
 		return fmt.Errorf("open namespaces in %s: %w", filepath.Join(s.cfg.DBPath, "dbs"), err)
 	}
+	if sp := s.nss.spares; sp != nil {
+		s.bg.Add(1)
+		go func() {
+			defer s.bg.Done()
+			sp.fill(s.ctx, s.cfg.Logger.Warn)
+		}()
+	}
 	s.streams = newHTTPStreams(s.cfg.Now, s.cfg.StreamIdleTimeout)
 	s.slots = newStreamSlots(s.cfg.MaxStreams)
 
@@ -158,6 +165,9 @@ func (s *Server) abortOpen() {
 		s.adminL.Close()
 	}
 	if s.nss != nil {
+		if s.nss.spares != nil {
+			s.nss.spares.drop()
+		}
 		s.nss.closeAll(context.Background())
 	}
 	if s.lock != nil {
@@ -251,6 +261,9 @@ func (s *Server) Close(ctx context.Context) error {
 		errs = append(errs, err)
 	}
 	s.bg.Wait()
+	if s.nss.spares != nil {
+		s.nss.spares.drop()
+	}
 	s.streams.closeAll()
 	if s.backup != nil {
 		// Ship what is left while the namespaces are still open.

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,8 +25,13 @@ import (
 	"github.com/dwk/fleet/test/libsqlserver"
 )
 
-// Members is how many members share the objects at every point.
+// Members is how many members share the objects at the points of every
+// object count.
 const Members = 3
+
+// MoreMembers is how many members share the largest object count at one
+// more point, which shows the cost as members grow.
+const MoreMembers = 12
 
 // defaultObjects are the object counts measured when DWK_SCALE_OBJECTS
 // (comma-separated) does not name others.
@@ -34,25 +40,34 @@ var defaultObjects = []int{1_000, 10_000, 100_000}
 // idleWindow is how long the idle coordination cost is measured.
 const idleWindow = 10 * time.Second
 
-// BenchmarkScale holds objects across Members simulated members, each a
-// real lease manager with its own coordination client against one real
-// `dwk libsql`, at default lease settings, for each object count. It
-// reports, per count: the lease acquisition latency of new objects (p50
-// and p99, 16 at once), the idle cost once they are held (coordination
-// round trips per second per member, and the libSQL server's CPU as a
-// share of one core), the share of the leases still held after the idle
-// window (renewals that fall behind let leases lapse), and the failover
-// time: a member whose link to the
-// libSQL server is cut (as by kill -9: nothing is released) has its
-// object taken by another member, which retries every 10 ms.
+// BenchmarkScale holds objects across simulated members, each a real
+// lease manager with its own coordination client against one real `dwk
+// libsql`, at default lease settings: Members members for each object
+// count, and MoreMembers for the largest. It reports, per point: the
+// lease acquisition latency of new objects (p50 and p99, 16 at once), the
+// idle cost once they are held (coordination round trips per second per
+// member, and the libSQL server's CPU as a share of one core), the share
+// of the leases still held after the idle window (a member whose
+// heartbeats fall behind loses its leases), and the failover times: a
+// member whose link to the libSQL server stalls (every request hangs, as
+// under SIGSTOP) and then one whose link is cut (every request fails, as
+// after kill -9; nothing is released either way) each have an object
+// taken by another member, which retries every 10 ms.
 func BenchmarkScale(b *testing.B) {
-	for _, n := range objectCounts(b) {
-		b.Run(fmt.Sprintf("objects=%d", n), func(b *testing.B) {
+	counts := objectCounts(b)
+	for _, n := range counts {
+		b.Run(fmt.Sprintf("members=%d/objects=%d", Members, n), func(b *testing.B) {
 			for range b.N {
-				runPoint(b, n)
+				runPoint(b, Members, n)
 			}
 		})
 	}
+	most := slices.Max(counts)
+	b.Run(fmt.Sprintf("members=%d/objects=%d", MoreMembers, most), func(b *testing.B) {
+		for range b.N {
+			runPoint(b, MoreMembers, most)
+		}
+	})
 }
 
 func objectCounts(b *testing.B) []int {
@@ -79,7 +94,7 @@ type member struct {
 	link *cuttable
 }
 
-func runPoint(b *testing.B, objects int) {
+func runPoint(b *testing.B, nMembers, objects int) {
 	ctx := context.Background()
 	srv := libsqlserver.Start(b)
 	if srv.External {
@@ -94,7 +109,7 @@ func runPoint(b *testing.B, objects int) {
 		b.Fatal(err)
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	members := make([]*member, Members)
+	members := make([]*member, nMembers)
 	for i := range members {
 		link := &cuttable{base: http.DefaultTransport}
 		c, err := hranaclient.New(hranaclient.Config{URL: srv.URL, AuthToken: srv.AuthToken, Namespace: ns, HTTPClient: &http.Client{Transport: link}})
@@ -105,13 +120,13 @@ func runPoint(b *testing.B, objects int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(func() { st.Close(context.Background()) })
+		b.Cleanup(func() { closing(func(ctx context.Context) { st.Close(ctx) }) })
 		name := fmt.Sprintf("m%d", i)
 		m := lease.New(lease.Config{Coord: st, Member: name, Addr: name + ".internal:9000", Logger: quiet})
 		if err := m.Open(ctx); err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(func() { m.Close(context.Background()) })
+		b.Cleanup(func() { closing(func(ctx context.Context) { m.Close(ctx) }) })
 		members[i] = &member{m: m, c: c, link: link}
 	}
 
@@ -128,7 +143,7 @@ func runPoint(b *testing.B, objects int) {
 					return nil
 				}
 				t0 := time.Now()
-				if _, err := members[i%Members].m.Acquire(gctx, "Scale", strconv.Itoa(i)); err != nil {
+				if _, err := members[i%nMembers].m.Acquire(gctx, "Scale", strconv.Itoa(i)); err != nil {
 					return fmt.Errorf("acquire object %d: %w", i, err)
 				}
 				lat[i] = time.Since(t0)
@@ -149,39 +164,31 @@ func runPoint(b *testing.B, objects int) {
 		b.Fatal(err)
 	}
 	time.Sleep(idleWindow)
-	rt := float64(roundTrips(members)-rt0) / idleWindow.Seconds() / Members
+	rt := float64(roundTrips(members)-rt0) / idleWindow.Seconds() / float64(nMembers)
 	cpu1, err := cpuTime(srv.PID())
 	if err != nil {
 		b.Fatal(err)
 	}
 	cpu := (cpu1 - cpu0).Seconds() / idleWindow.Seconds() * 100
-	// Leases whose renewals fell behind lapse: the share still held says
-	// whether the members keep up.
+	// A member whose heartbeats fall behind loses its leases: the share
+	// still held says whether the members keep up.
 	held := 0
 	for _, mb := range members {
 		held += mb.m.Count()
 	}
 	kept := float64(held) / float64(objects) * 100
 
-	// Failover: member 0's link is cut; member 1 takes its object 0.
+	// Failover: member 2's link stalls, and member 1 takes its object 2;
+	// then member 0's link is cut, and member 1 takes its object 0.
+	members[2].link.stall()
+	stopped := takeOver(b, members[1].m, "2")
 	members[0].link.cut.Store(true)
-	cut := time.Now()
-	var failover time.Duration
-	deadline := cut.Add(time.Minute)
-	for {
-		_, err := members[1].m.Acquire(ctx, "Scale", "0")
-		if err == nil {
-			failover = time.Since(cut)
-			break
-		}
-		if !errors.Is(err, lease.ErrHeld) || time.Now().After(deadline) {
-			b.Fatalf("take over object 0: %v (%v after the cut)", err, time.Since(cut))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	killed := takeOver(b, members[1].m, "0")
 
-	b.Logf("%d objects: opened in %v (p50 %v, p99 %v); idle %.1f round trips/s per member, libSQL %.1f%% of a core, %.1f%% of the leases still held; failover %v",
-		objects, opened.Round(time.Millisecond), lat[len(lat)/2], lat[len(lat)*99/100], rt, cpu, kept, failover.Round(time.Millisecond))
+	b.Logf("%d members, %d objects: opened in %v (p50 %v, p99 %v); idle %.1f round trips/s per member, libSQL %.1f%% of a core, %.1f%% of the leases still held; failover %v after a stall, %v after a cut",
+		nMembers, objects, opened.Round(time.Millisecond), lat[len(lat)/2], lat[len(lat)*99/100], rt, cpu, kept,
+		stopped.Round(time.Millisecond), killed.Round(time.Millisecond))
+	b.ReportMetric(float64(nMembers), "members")
 	b.ReportMetric(float64(objects), "objects")
 	b.ReportMetric(float64(objects)/opened.Seconds(), "opens/s")
 	b.ReportMetric(float64(lat[len(lat)/2])/1e6, "open-p50-ms")
@@ -189,7 +196,24 @@ func runPoint(b *testing.B, objects int) {
 	b.ReportMetric(rt, "idle-rt/s/member")
 	b.ReportMetric(cpu, "idle-libsql-cpu-%")
 	b.ReportMetric(kept, "held-after-idle-%")
-	b.ReportMetric(failover.Seconds(), "failover-s")
+	b.ReportMetric(killed.Seconds(), "failover-s")
+	b.ReportMetric(stopped.Seconds(), "failover-stop-s")
+}
+
+// takeOver has m take object id, retrying every 10 ms while another
+// member holds it, and returns how long that took.
+func takeOver(b *testing.B, m *lease.Manager, id string) time.Duration {
+	start := time.Now()
+	for {
+		_, err := m.Acquire(context.Background(), "Scale", id)
+		if err == nil {
+			return time.Since(start)
+		}
+		if !errors.Is(err, lease.ErrHeld) || time.Since(start) > time.Minute {
+			b.Fatalf("take over object %s: %v (%v after the fault)", id, err, time.Since(start))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 func roundTrips(ms []*member) uint64 {
@@ -200,16 +224,24 @@ func roundTrips(ms []*member) uint64 {
 	return n
 }
 
-// cuttable is an HTTP transport whose link can be cut: every request
-// then fails at once, as to a process that was killed.
+// cuttable is an HTTP transport whose link can be cut (every request
+// then fails at once, as from a process that was killed) or stalled
+// (every request hangs until its context ends, as from a stopped one).
 type cuttable struct {
-	base http.RoundTripper
-	cut  atomic.Bool
+	base    http.RoundTripper
+	cut     atomic.Bool
+	stalled atomic.Bool
 }
 
 var errCut = errors.New("link cut")
 
+func (c *cuttable) stall() { c.stalled.Store(true) }
+
 func (c *cuttable) RoundTrip(r *http.Request) (*http.Response, error) {
+	if c.stalled.Load() {
+		<-r.Context().Done()
+		return nil, r.Context().Err()
+	}
 	if c.cut.Load() {
 		return nil, errCut
 	}
@@ -235,4 +267,12 @@ func cpuTime(pid int) (time.Duration, error) {
 		return 0, err
 	}
 	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+}
+
+// closing runs a cleanup under a deadline: a member whose link stalls
+// cannot hand anything back, and must not hang the run.
+func closing(f func(ctx context.Context)) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	f(ctx)
 }

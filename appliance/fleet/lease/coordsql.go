@@ -41,7 +41,6 @@ const (
 	releaseSQL = `DELETE FROM coord_kv WHERE key = ?1 AND value = ?2`
 )
 
-
 // condBatch runs stmts — each a conditional write of one lease — in one
 // transaction in one round trip and reports, per statement, whether it
 // changed a row. A statement that changed nothing is not an error. The

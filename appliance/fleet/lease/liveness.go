@@ -187,6 +187,14 @@ func (v *Liveness) note(member string, epoch int64, expires, now time.Time, name
 	v.seen[member] = s
 }
 
+// trustedUntil is the local time until which member's live record, as
+// last read, is trusted without reading it again.
+func (v *Liveness) trustedUntil(member string) time.Time {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.seen[member].until
+}
+
 // expires is the expiry of member's live record, as last read.
 func (v *Liveness) expires(member string) time.Time {
 	v.mu.Lock()

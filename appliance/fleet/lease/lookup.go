@@ -71,6 +71,11 @@ func (m *Manager) lookup(ctx context.Context, class, id string, fresh bool) (Rec
 		return Record{}, false, nil
 	}
 	m.remember(k, rs[0].Record, true)
+	if rs[0].Record.Holder != m.cfg.Member {
+		// The answer rests on the holder's cached liveness: trust it no
+		// longer than that, or the two caches would add up.
+		m.trust(k, m.judge.trustedUntil(rs[0].Record.Holder))
+	}
 	return rs[0].Record, true, nil
 }
 
@@ -118,6 +123,16 @@ func (m *Manager) Invalidate(class, id string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.cache, objKey{class: class, id: id})
+}
+
+// trust shortens the cached answer for k to until, if it lasts longer.
+func (m *Manager) trust(k objKey, until time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if c, ok := m.cache[k]; ok && until.Before(c.until) {
+		c.until = until
+		m.cache[k] = c
+	}
 }
 
 // remember caches a lookup answer.

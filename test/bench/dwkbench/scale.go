@@ -21,11 +21,25 @@ import (
 // scalePlot is the section's plot, beside report.md.
 const scalePlot = "scale.png"
 
-// scalePoint is one object count's measurements.
+// scalePoint is the measurements of one number of members holding one
+// number of objects.
 type scalePoint struct {
-	objects int
-	r       benchResult
+	members, objects int
+	r                benchResult
 }
+
+// key names a point's figures: the object count for the points of the
+// harness's usual members ("100000"), members and objects for the others
+// ("m12.100000").
+func (p scalePoint) key(usual int) string {
+	if p.members == usual {
+		return strconv.Itoa(p.objects)
+	}
+	return fmt.Sprintf("m%d.%d", p.members, p.objects)
+}
+
+// scaleMembers is the harness's usual number of members (test/scale.Members).
+const scaleMembers = 3
 
 // benchScale runs the scale harness (test/scale): as the objects held
 // across simulated members grow, what opening, holding and failing them
@@ -42,48 +56,64 @@ func benchScale(ctx context.Context, o options) (Section, error) {
 	}
 	var points []scalePoint
 	for name, r := range res {
-		n, ok := strings.CutPrefix(name, "BenchmarkScale/objects=")
+		rest, ok := strings.CutPrefix(name, "BenchmarkScale/")
 		if !ok {
 			continue
 		}
-		c, err := strconv.Atoi(n)
-		if err != nil {
+		var p scalePoint
+		if _, err := fmt.Sscanf(rest, "members=%d/objects=%d", &p.members, &p.objects); err != nil {
 			return Section{}, fmt.Errorf("benchmark %s: %v", name, err)
 		}
-		points = append(points, scalePoint{c, r})
+		p.r = r
+		points = append(points, p)
 	}
 	if len(points) == 0 {
-		return Section{}, fmt.Errorf("BenchmarkScale reported no object counts")
+		return Section{}, fmt.Errorf("BenchmarkScale reported no points")
 	}
-	sort.Slice(points, func(i, j int) bool { return points[i].objects < points[j].objects })
+	sort.Slice(points, func(i, j int) bool {
+		if points[i].members != points[j].members {
+			return points[i].members < points[j].members
+		}
+		return points[i].objects < points[j].objects
+	})
 	s := Section{
-		Title:   "Scale: coordination cost as the objects held grow",
+		Title:   "Scale: coordination cost as the objects held and the members grow",
 		Command: "make scale  (or: go run ./test/bench/dwkbench -only scale; DWK_SCALE_OBJECTS=1000,10000 picks the counts)",
-		Notes: "Three simulated members in one process, each a real lease manager with its own coordination client, hold the objects " +
-			"against one real `dwk libsql` on this machine, at default lease settings (2 s TTL, renewals every TTL/3). Open: the lease " +
+		Notes: "Simulated members in one process (three for every object count, twelve for the largest), each a real lease manager with its own coordination client, hold the objects " +
+			"against one real `dwk libsql` on this machine, at default lease settings (2 s TTL, one heartbeat per member every TTL/3 keeps all its leases). Open: the lease " +
 			"acquisition of each new object, 16 at once. Idle: over 10 s once every object is held, coordination round trips per second " +
-			"per member, the libSQL server's CPU as a share of one core, and the share of the leases still held at its end (a lease whose renewal falls behind lapses). Failover: one member's link to the libSQL server is cut " +
-			"(nothing released, as after kill -9) and another takes one of its objects, retrying every 10 ms.\n\n![idle cost against objects held](" + scalePlot + ")",
-		Header:  []string{"objects", "opens/s", "open p50", "open p99", "idle round trips/s per member", "idle libSQL CPU", "leases still held", "failover"},
+			"per member, the libSQL server's CPU as a share of one core, and the share of the leases still held at its end (a member whose heartbeats fall behind loses its leases). " +
+			"Failover: one member's link to the libSQL server stalls (every request hangs, as under SIGSTOP), then another's is cut " +
+			"(every request fails, as after kill -9); nothing is released, and a third member takes one object of each, retrying every 10 ms.\n\n![idle cost against objects held](" + scalePlot + ")",
+		Header:  []string{"members", "objects", "opens/s", "open p50", "open p99", "idle round trips/s per member", "idle libSQL CPU", "leases still held", "failover, stall", "failover, cut"},
 		Figures: map[string]benchdocs.Figure{},
 		Data:    res,
 	}
 	for _, p := range points {
 		e := func(k string) float64 { return p.r.Extra[k] }
 		fail := time.Duration(e("failover-s") * float64(time.Second))
+		stall := time.Duration(e("failover-stop-s") * float64(time.Second))
 		s.Rows = append(s.Rows, []string{
-			strconv.Itoa(p.objects), fmt.Sprintf("%.0f", e("opens/s")),
+			strconv.Itoa(p.members), strconv.Itoa(p.objects), fmt.Sprintf("%.0f", e("opens/s")),
 			fmtNs(e("open-p50-ms") * 1e6), fmtNs(e("open-p99-ms") * 1e6),
-			fmt.Sprintf("%.1f", e("idle-rt/s/member")), fmt.Sprintf("%.1f%%", e("idle-libsql-cpu-%")), fmt.Sprintf("%.1f%%", e("held-after-idle-%")), fmtNs(float64(fail)),
+			fmt.Sprintf("%.1f", e("idle-rt/s/member")), fmt.Sprintf("%.1f%%", e("idle-libsql-cpu-%")), fmt.Sprintf("%.1f%%", e("held-after-idle-%")),
+			fmtNs(float64(stall)), fmtNs(float64(fail)),
 		})
-		k := strconv.Itoa(p.objects)
+		k := p.key(scaleMembers)
 		s.Figures["rt."+k] = benchdocs.Fixed(e("idle-rt/s/member"), 1, "round trips/s")
 		s.Figures["cpu."+k] = benchdocs.Fixed(e("idle-libsql-cpu-%"), 1, "%")
 		s.Figures["held."+k] = benchdocs.Fixed(e("held-after-idle-%"), 1, "%")
 		s.Figures["open."+k] = benchdocs.Duration(time.Duration(e("open-p50-ms") * 1e6))
 		s.Figures["failover."+k] = benchdocs.Duration(fail)
+		s.Figures["failover_stop."+k] = benchdocs.Duration(stall)
 	}
-	if err := plotScale(points, filepath.Join(o.out, scalePlot)); err != nil {
+	var usual []scalePoint
+	for _, p := range points {
+		if p.members == scaleMembers {
+			usual = append(usual, p)
+		}
+	}
+	if err := plotScale(usual, filepath.Join(o.out, scalePlot)); err != nil {
 		return Section{}, err
 	}
 	return s, nil

@@ -183,6 +183,14 @@ func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Leas
 func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string, local *copyMeta, epoch int64, lease objects.Lease) (*DB, error) {
 	shards := s.ranked(id)
 	c := shards[0].Client.WithNamespace(name)
+	if epoch == 1 && local == nil && len(shards) == 1 {
+		// The object's first tenure: its database has not been made yet
+		// (creation is idempotent), so make it rather than first learn
+		// that it is missing. With several shards, locate looks first.
+		if err := shards[0].Admin.Create(ctx, name); err != nil {
+			return nil, fmt.Errorf("create database on shard %s: %w", shards[0].Name, err)
+		}
+	}
 	res, err := openPrimary(ctx, c, epoch, local)
 	if isNamespaceMissing(err) {
 		c, err = s.locate(ctx, name, shards)
