@@ -12,20 +12,30 @@ import (
 // namespace that already exists is not an error (its configuration is left
 // as it is), so Create can be called on every start.
 func (c *Client) Create(ctx context.Context, ns string) error {
+	_, err := c.CreateNew(ctx, ns)
+	return err
+}
+
+// CreateNew is Create, and also reports whether this call made the
+// namespace (false: it existed already).
+func (c *Client) CreateNew(ctx context.Context, ns string) (bool, error) {
 	err := c.call(ctx, "create", ns, http.MethodPost, nsPath(ns)+"/create", struct{}{}, nil)
 	var e *Error
-	if err == nil || !errors.As(err, &e) || e.Status != http.StatusBadRequest && e.Status != http.StatusConflict {
-		return err
+	if err == nil {
+		return true, nil
+	}
+	if !errors.As(err, &e) || e.Status != http.StatusBadRequest && e.Status != http.StatusConflict {
+		return false, err
 	}
 	if isExistsMessage(e.Message) {
-		return nil
+		return false, nil
 	}
 	// Some servers word it differently: a namespace that exists now is
 	// what the caller wanted.
 	if ok, xerr := c.Exists(ctx, ns); xerr == nil && ok {
-		return nil
+		return false, nil
 	}
-	return err
+	return false, err
 }
 
 // Delete deletes namespace ns and its data. A missing namespace yields an

@@ -130,10 +130,9 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	ctx, done := d.leaseContext(ctx)
 	defer done()
 	next := d.version + 1
-	stmts := []hrana.Stmt{
-		hrana.NewStmt(`BEGIN IMMEDIATE`),
-		noRows(hrana.NewStmt(epochGuard, hrana.Integer(d.epoch))),
-	}
+	stmts := append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, d.init...)
+	guard := len(stmts)
+	stmts = append(stmts, noRows(hrana.NewStmt(epochGuard, hrana.Integer(d.epoch))))
 	for pgno, page := range p.pages {
 		stmts = append(stmts, noRows(hrana.NewStmt(pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(encodePage(page)))))
 	}
@@ -159,13 +158,18 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	if e := hranaclient.StepError(res, 0); e != nil {
 		return fmt.Errorf("commit to the primary: begin: %w", e)
 	}
-	if e := hranaclient.StepError(res, 1); e != nil {
+	for i := 1; i < guard; i++ {
+		if e := hranaclient.StepError(res, i); e != nil {
+			return fmt.Errorf("commit to the primary: set up the database: %w", e)
+		}
+	}
+	if e := hranaclient.StepError(res, guard); e != nil {
 		if isConstraint(e) {
 			return fencedError(d.epoch, e)
 		}
 		return fmt.Errorf("commit to the primary: epoch guard: %w", e)
 	}
-	for i := 2; i <= commit; i++ {
+	for i := guard + 1; i <= commit; i++ {
 		if e := hranaclient.StepError(res, i); e != nil {
 			return fmt.Errorf("commit to the primary: step %d: %w", i, e)
 		}
@@ -178,7 +182,7 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 		// have moved; if it did, this copy cannot be trusted.
 		return fmt.Errorf("commit to the primary: the head was not at version %d", d.version)
 	}
-	d.version, d.pages, d.pageSize, d.full, d.also = next, int64(p.dbSize), p.pageSize, false, nil
+	d.version, d.pages, d.pageSize, d.full, d.also, d.init = next, int64(p.dbSize), p.pageSize, false, nil, nil
 	d.walPos = p.log.End
 	if d.walPos.Frames() >= checkpointFrames && !d.inTx.Load() {
 		cctx, cancel := context.WithTimeout(context.Background(), checkpointWait)

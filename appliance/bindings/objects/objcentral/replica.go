@@ -46,6 +46,7 @@ type DB struct {
 	held     bool
 	full     bool              // DeleteAll ran: commit every page
 	also     []hrana.Stmt      // run at the primary in the next commit
+	init     []hrana.Stmt      // set up a new database before the next commit's epoch guard (openNew)
 	walPos   walpages.Position // where the frames not yet committed start
 	wal      *os.File          // the local log, once it exists (walFileLocked)
 	broken   error             // why the copy is stale
@@ -105,10 +106,17 @@ func (d *DB) check(ctx context.Context) error {
 // stored one and that no commit happened since this copy's.
 func (d *DB) confirmHolder(ctx context.Context) error {
 	d.mu.Lock()
-	version := d.version
+	version, init := d.version, d.init
 	d.mu.Unlock()
 	ctx, done := d.leaseContext(ctx)
 	defer done()
+	if init != nil {
+		// A new database not set up yet: set it up now, which raises its
+		// epoch unless a newer holder did.
+		if err := d.setUp(ctx, init); err != nil {
+			return err
+		}
+	}
 	res, err := d.c.Batch(ctx, chain(hrana.NewStmt(epochSelect), hrana.NewStmt(`SELECT version FROM _dwk_replica WHERE k = 0`)))
 	if err != nil {
 		return fmt.Errorf("confirm the lease (epoch %d) at the primary: %w", d.epoch, leaseCause(ctx, err))
@@ -290,5 +298,35 @@ func (d *DB) Close() error {
 		}
 		return meta
 	})
+	return nil
+}
+
+// setUp runs a new database's set-up statements in one round trip and
+// checks that they left this holder's epoch stored.
+func (d *DB) setUp(ctx context.Context, init []hrana.Stmt) error {
+	stmts := append(append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, init...), hrana.NewStmt(epochSelect), hrana.NewStmt(`COMMIT`))
+	commit := len(stmts) - 1
+	res, err := d.c.Batch(ctx, append(chain(stmts...), rollbackStep(0, commit)))
+	if err != nil {
+		return fmt.Errorf("set up the database at the primary: %w", leaseCause(ctx, err))
+	}
+	for i := 0; i <= commit; i++ {
+		if e := hranaclient.StepError(res, i); e != nil {
+			return fmt.Errorf("set up the database at the primary: step %d: %w", i, e)
+		}
+	}
+	if !hranaclient.StepRan(res, commit) {
+		return errors.New("set up the database at the primary: COMMIT did not run")
+	}
+	stored, err := epochOf(res.StepResults[commit-1])
+	if err != nil {
+		return fmt.Errorf("set up the database at the primary: %w", err)
+	}
+	if stored != d.epoch {
+		return fmt.Errorf("%w: this holder has epoch %d, the database is held at epoch %d", objects.ErrFenced, d.epoch, stored)
+	}
+	d.mu.Lock()
+	d.init = nil
+	d.mu.Unlock()
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
+	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
@@ -184,11 +185,17 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 	shards := s.ranked(id)
 	c := shards[0].Client.WithNamespace(name)
 	if epoch == 1 && local == nil && len(shards) == 1 {
-		// The object's first tenure: its database has not been made yet
-		// (creation is idempotent), so make it rather than first learn
-		// that it is missing. With several shards, locate looks first.
-		if err := shards[0].Admin.Create(ctx, name); err != nil {
+		// The object's first tenure: its database has not been made yet,
+		// so make it rather than first learn that it is missing (with
+		// several shards, locate looks first). One this call made is
+		// empty: there is nothing to sync, and it is set up with the
+		// first commit.
+		created, err := shards[0].Admin.CreateNew(ctx, name)
+		if err != nil {
 			return nil, fmt.Errorf("create database on shard %s: %w", shards[0].Name, err)
+		}
+		if created {
+			return s.openNew(ctx, name, path, c, lease)
 		}
 	}
 	res, err := openPrimary(ctx, c, epoch, local)
@@ -250,6 +257,27 @@ func (s *Store) locate(ctx context.Context, name string, shards []Shard) (*hrana
 	}
 	s.log.Debug("created object database", "namespace", name, "shard", shards[0].Name)
 	return shards[0].Client.WithNamespace(name), nil
+}
+
+// openNew opens the object whose database was just made, empty, under its
+// first lease: its local copy starts empty under a new generation, and
+// its first commit (or a confirmation of its lease) sets the database up,
+// raising its epoch, in the same round trip.
+func (s *Store) openNew(ctx context.Context, name, path string, c *hranaclient.Client, lease objects.Lease) (*DB, error) {
+	h := head{gen: newGeneration()}
+	if err := objlocal.RemoveFiles(path); err != nil {
+		return nil, fmt.Errorf("clear the local copy: %w", err)
+	}
+	s.counters.countOpen(nil, h, 0)
+	db, err := openDB(ctx, name, path, c, 1, lease, h, s.cache, s.counters)
+	if err != nil {
+		return nil, err
+	}
+	db.init = setupStmts(1, h.gen)
+	if s.streams != nil {
+		db.ws = c.WSStream(commitStreamIdle, s.streams)
+	}
+	return db, nil
 }
 
 // isNamespaceMissing recognises a request to a database that does not

@@ -388,3 +388,50 @@ func TestCommitStreams(t *testing.T) {
 	}
 	second.Close()
 }
+
+// TestNewObjectFencedBeforeItsFirstCommit: an object's first holder opens
+// its new database without a round trip and sets it up with its first
+// commit; a newer holder that opened the object before that commit fences
+// it all the same, for writes and, once its lease is not fresh, reads.
+func TestNewObjectFencedBeforeItsFirstCommit(t *testing.T) {
+	b := newBackend(t, libsqlserver.Start(t))
+	firstStore, c := b.objectStore(t)
+	store, _ := b.objectStore(t)
+	ctx := ctxFor(t)
+	id := testID("Fresh", "x")
+
+	before := c.RoundTrips()
+	l1 := newFakeLease(1)
+	first, err := firstStore.Open(ctx, id, l1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.RoundTrips() - before; n != 0 {
+		t.Errorf("opening a new object cost %d round trips to its database, want none", n)
+	}
+	cur, err := store.Open(ctx, id, newFakeLease(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBatch(t, cur, "CREATE TABLE t (v)", "INSERT INTO t VALUES ('newer')")
+	if _, err := first.Batch(ctx, []worker.D1Query{{SQL: "CREATE TABLE t (v)"}}); !errors.Is(err, objects.ErrFenced) {
+		t.Errorf("first write of the older holder: err = %v, want ErrFenced", err)
+	}
+	first.Close()
+
+	// The same for reads: a first holder whose lease is no longer fresh
+	// confirms it, which sets the database up and finds a newer epoch.
+	id = testID("Fresh", "y")
+	l1 = newFakeLease(1)
+	if first, err = firstStore.Open(ctx, id, l1); err != nil {
+		t.Fatal(err)
+	}
+	if cur, err = store.Open(ctx, id, newFakeLease(2)); err != nil {
+		t.Fatal(err)
+	}
+	l1.lose()
+	if _, err := first.Batch(ctx, []worker.D1Query{{SQL: "SELECT 1"}}); !errors.Is(err, objects.ErrFenced) {
+		t.Errorf("read of the older holder once its lease is not fresh: err = %v, want ErrFenced", err)
+	}
+	mustBatch(t, cur, "CREATE TABLE t (v)")
+}

@@ -21,6 +21,19 @@ type openResult struct {
 	legacy bool             // tables of the earlier row format are present
 }
 
+// setupStmts create the reserved tables of an object database, raise its
+// epoch to epoch and give it generation gen, unless already done.
+func setupStmts(epoch int64, gen string) []hrana.Stmt {
+	return []hrana.Stmt{
+		noRows(hrana.NewStmt(epochSchema)),
+		noRows(hrana.NewStmt(epochRaise, hrana.Integer(epoch))),
+		noRows(hrana.NewStmt(replicaSchema)),
+		noRows(hrana.NewStmt(pagesSchema)),
+		noRows(hrana.NewStmt(pagesIndex)),
+		noRows(hrana.NewStmt(replicaInit, hrana.Text(gen))),
+	}
+}
+
 // openPrimary raises the database's epoch to epoch and, in the same round
 // trip, reads the replica head and the pages a copy at (gen, version)
 // lacks (every page when local is nil). It fails with an error wrapping
