@@ -103,7 +103,7 @@ func (p *poller) arm(s *side) error {
 		Fd:     int32(uint32(s.key)), Pad: int32(uint32(s.key >> 32)),
 	}
 	var cerr error
-	err := s.raw.Control(func(fd uintptr) { cerr = syscall.EpollCtl(p.epfd, op, int(fd), &ev) })
+	err := s.wait.Control(func(fd uintptr) { cerr = syscall.EpollCtl(p.epfd, op, int(fd), &ev) })
 	if err == nil {
 		err = cerr
 	}
@@ -129,5 +129,5 @@ func (p *poller) forget(s *side) {
 		return
 	}
 	// A closed socket left the epoll instance when it was closed.
-	_ = s.raw.Control(func(fd uintptr) { _ = syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil) })
+	_ = s.wait.Control(func(fd uintptr) { _ = syscall.EpollCtl(p.epfd, syscall.EPOLL_CTL_DEL, int(fd), nil) })
 }

@@ -2,6 +2,7 @@ package dwkdirect
 
 import (
 	"bufio"
+	"crypto/tls"
 	"errors"
 	"io"
 	"net"
@@ -68,7 +69,8 @@ type tunnel struct {
 type side struct {
 	t        *tunnel
 	src, dst net.Conn
-	raw      syscall.RawConn // src's raw socket; nil over TLS
+	raw      syscall.RawConn // src's raw socket, read directly; nil over TLS
+	wait     syscall.RawConn // the socket whose readiness the poller waits for: raw, or under TLS the TCP socket beneath
 	f        *frames
 	key      uint64 // the poller's key, once armed (guarded by its mutex)
 	gone     bool   // forgotten by the poller: never armed again (idem)
@@ -125,18 +127,19 @@ func (t *tunnel) handOver(res *http.Response, cbrw *bufio.ReadWriter, br *bufio.
 	return t.back.SetDeadline(time.Time{})
 }
 
-// start relays t, or closes it when the handler has stopped. On Linux,
-// with both connections plain sockets, an idle tunnel runs nothing: the
-// shared poller starts a relay for a side when bytes (or the end) arrive
-// (see poller_linux.go). Otherwise each side runs a copier goroutine
-// parked on its socket's readiness (or, over TLS, on a small buffer).
+// start relays t, or closes it when the handler has stopped. On Linux an
+// idle tunnel runs nothing: the shared poller starts a relay for a side
+// when bytes (or the end) arrive on its socket, under TLS on the TCP
+// socket beneath (see poller_linux.go). Elsewhere each side runs a copier
+// goroutine parked on its socket's readiness (or, over TLS, on a small
+// buffer).
 func (ts *tunnels) start(t *tunnel) {
 	t.ts = ts
 	t.sides = [2]*side{
-		{t: t, src: t.client, dst: t.back, raw: rawConn(t.client), f: &t.up},
-		{t: t, src: t.back, dst: t.client, raw: rawConn(t.back), f: &t.down},
+		{t: t, src: t.client, dst: t.back, raw: rawConn(t.client), wait: waitConn(t.client), f: &t.up},
+		{t: t, src: t.back, dst: t.client, raw: rawConn(t.back), wait: waitConn(t.back), f: &t.down},
 	}
-	if p, err := sharedPoller(); err == nil && t.sides[0].raw != nil && t.sides[1].raw != nil {
+	if p, err := sharedPoller(); err == nil && t.sides[0].wait != nil && t.sides[1].wait != nil {
 		t.poll = p
 	}
 	t.left.Store(2)
@@ -172,6 +175,10 @@ func (ts *tunnels) relay(s *side) {
 		return
 	}
 	defer t.leave()
+	if s.raw == nil {
+		ts.relayTLS(s)
+		return
+	}
 	for {
 		n, buf, again, err := readNow(s.raw)
 		if again {
@@ -187,6 +194,48 @@ func (ts *tunnels) relay(s *side) {
 		}
 		ts.end(s, err)
 		return
+	}
+}
+
+// tlsDrainWait is how long a relay over TLS waits for more once what its
+// socket had is read: a record may still be arriving, and records already
+// read from the socket are decrypted before it waits.
+const tlsDrainWait = time.Millisecond
+
+// relayTLS copies what s's TLS source has ready, records it read from the
+// socket before included, then arms it again with the poller. A read that
+// finds nothing more times out after tlsDrainWait; crypto/tls keeps a
+// partial record across such a timeout.
+func (ts *tunnels) relayTLS(s *side) {
+	t := s.t
+	for {
+		_ = s.src.SetReadDeadline(time.Now().Add(tlsDrainWait))
+		buf := buffers.Get().(*[]byte)
+		n, err := s.src.Read(*buf)
+		if n <= 0 {
+			buffers.Put(buf)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if n > 0 {
+				if err = s.pass(buf, n, &buffers, nil); err != nil {
+					ts.end(s, err)
+					return
+				}
+			}
+			if t.stopping.Load() {
+				return
+			}
+			_ = s.src.SetReadDeadline(time.Time{})
+			if err = t.poll.arm(s); err == nil {
+				return
+			}
+			ts.end(s, err)
+			return
+		}
+		if err = s.pass(buf, n, &buffers, err); err != nil {
+			ts.end(s, err)
+			return
+		}
 	}
 }
 
@@ -323,6 +372,15 @@ func (t *tunnel) stop() {
 	}
 	t.client.Close()
 	t.back.Close()
+}
+
+// waitConn returns the raw connection whose readiness says c has bytes to
+// read: c's own, or under TLS the socket beneath.
+func waitConn(c net.Conn) syscall.RawConn {
+	if tc, ok := c.(*tls.Conn); ok {
+		return rawConn(tc.NetConn())
+	}
+	return rawConn(c)
 }
 
 // rawConn returns c's raw connection when c is a plain socket (not TLS),

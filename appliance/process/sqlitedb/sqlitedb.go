@@ -42,9 +42,11 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
 		o.BusyTimeout = 5 * time.Second
 	}
 	q := url.Values{}
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
+	// synchronous first: the switch of a new file to WAL is then written
+	// under it (no fsync for a cache opened with OFF).
 	q.Add("_pragma", "synchronous("+o.Synchronous+")")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	if o.ManualCheckpoints {
 		q.Add("_pragma", "wal_autocheckpoint(0)")
