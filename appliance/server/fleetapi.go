@@ -25,7 +25,7 @@ type ObjectReport struct {
 	Holder string `json:"holder,omitempty"`
 	Addr   string `json:"addr,omitempty"`
 	Epoch  int64  `json:"epoch,omitempty"`
-	// ExpiresInSeconds is how long the lease lasts unless renewed.
+	// ExpiresInSeconds is how long the lease lasts unless its holder's heartbeat goes on.
 	ExpiresInSeconds float64 `json:"expires_in_seconds,omitempty"`
 	// History is the object's recent tenures, newest first (see
 	// lease.History).

@@ -22,7 +22,7 @@ import (
 // started are in the header; the request metric counts them all.
 //
 // Round trips are counted by tagging the request's context with a
-// [hranaclient.Tally]; work outside requests (lease renewals, heartbeats,
+// [hranaclient.Tally]; work outside requests (liveness and member heartbeats,
 // membership, alarm and queue polls) runs under other contexts and is
 // never counted against a request. The embedded front door's own lease
 // lookups are not counted: it answers them from its cache and reads a

@@ -11,7 +11,7 @@ import (
 )
 
 // Bounds of a closed-loop client through another front door while an
-// object's holder stops renewing its lease (frozen, or deposed by its
+// object's holder stops keeping its lease (frozen, or deposed by its
 // peers), at default settings: no request waits longer than maxWait, and
 // an increment succeeds again within regainBound of the fault.
 const (

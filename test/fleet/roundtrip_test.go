@@ -40,7 +40,7 @@ func incrementCounting(c *http.Client, url, name string) (member string, coord, 
 // TestHeldLeaseCostsNoCoordination: with the lease held and fresh, serving a
 // request makes zero round trips to the coordination store. The round trips
 // are counted per request (tagged with the request's context), so
-// background work (heartbeats, membership, alarm polls, renewals) is not
+// background work (heartbeats, membership, alarm polls) is not
 // in the count; the first request to an object, which must read or take
 // its lease, shows the count is live.
 func TestHeldLeaseCostsNoCoordination(t *testing.T) {

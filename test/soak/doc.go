@@ -21,7 +21,7 @@
 // answer 503); a cut from peers leaves a holder that keeps its leases
 // out of reach of the other front doors, which answer 504 after
 // forward.timeout; a libSQL restart or an S3 outage takes a store away;
-// a slowed libSQL delays every commit and renewal, and under load that
+// a slowed libSQL delays every commit and heartbeat, and under load that
 // can push a write past its lease. With no fault active, or during a
 // rolling restart, no request may fail (enforced when Strict).
 //

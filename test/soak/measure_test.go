@@ -86,7 +86,7 @@ func reportSpread(b *testing.B, ds []time.Duration, unit time.Duration, prefix s
 // served by no replica after its holder is killed (SIGKILL, restarted
 // only after the object is served elsewhere) and after it is frozen
 // (SIGSTOP, resumed after), five times each; and the coordination round
-// trips per second of a replica holding leases (renewals, heartbeats,
+// trips per second of a replica holding leases (liveness and member heartbeats,
 // listings), over five seconds.
 func BenchmarkFailover(b *testing.B) {
 	const reps = 5
