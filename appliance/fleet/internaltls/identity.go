@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -35,7 +36,13 @@ type Identity struct {
 	member string
 	cert   tls.Certificate
 	roots  *x509.CertPool
+
+	clients  sync.Map               // member → *tls.Config dialling it, made once
+	sessions tls.ClientSessionCache // resumable sessions with peers, shared by those configs
 }
+
+// peerSessions is how many peer sessions a member keeps for resumption.
+const peerSessions = 256
 
 // Load reads f and checks that the certificate chains to the CA and names
 // member of fleet, so a mix-up of files fails at start with a message
@@ -49,7 +56,7 @@ func Load(f Files, fleet, member string) (*Identity, error) {
 	if err != nil {
 		return nil, fmt.Errorf("internaltls: load %s and %s: %w", f.Cert, f.Key, err)
 	}
-	id := &Identity{fleet: fleet, member: member, cert: cert, roots: roots}
+	id := &Identity{fleet: fleet, member: member, cert: cert, roots: roots, sessions: tls.NewLRUClientSessionCache(peerSessions)}
 	leaf := cert.Leaf
 	if err := id.verify([][]byte{leaf.Raw}, x509.ExtKeyUsageServerAuth, member); err != nil {
 		return nil, fmt.Errorf("internaltls: %s is not usable by member %q: %w", f.Cert, member, err)
@@ -81,9 +88,6 @@ func (id *Identity) verify(raw [][]byte, usage x509.ExtKeyUsage, want string) er
 }
 
 func verifyChain(raw [][]byte, roots *x509.CertPool, fleet string, usage x509.ExtKeyUsage, want string, now time.Time) error {
-	if len(raw) == 0 {
-		return fmt.Errorf("%w: no certificate presented", ErrPeer)
-	}
 	certs := make([]*x509.Certificate, len(raw))
 	for i, r := range raw {
 		c, err := x509.ParseCertificate(r)
@@ -91,6 +95,15 @@ func verifyChain(raw [][]byte, roots *x509.CertPool, fleet string, usage x509.Ex
 			return fmt.Errorf("%w: %v", ErrPeer, err)
 		}
 		certs[i] = c
+	}
+	return verifyCerts(certs, roots, fleet, usage, want, now)
+}
+
+// verifyCerts checks a presented chain, parsed: it chains to roots for
+// usage and its leaf names a member of fleet (want, when set).
+func verifyCerts(certs []*x509.Certificate, roots *x509.CertPool, fleet string, usage x509.ExtKeyUsage, want string, now time.Time) error {
+	if len(certs) == 0 {
+		return fmt.Errorf("%w: no certificate presented", ErrPeer)
 	}
 	inter := x509.NewCertPool()
 	for _, c := range certs[1:] {
@@ -133,20 +146,25 @@ func (id *Identity) AdminServerConfig() *tls.Config {
 }
 
 // ClientConfig dials member want: this member's certificate is presented
-// and the server's must chain to the CA and name want.
+// and the server's must chain to the CA and name want. It is made once per
+// member and shared by every connection to it, read-only. Later
+// connections resume a session (TLS 1.3 tickets), which skips sending and
+// checking certificates again; VerifyConnection still checks the peer's,
+// as the ticket carries them.
 func (id *Identity) ClientConfig(want string) *tls.Config {
-	return &tls.Config{
+	if c, ok := id.clients.Load(want); ok {
+		return c.(*tls.Config)
+	}
+	c, _ := id.clients.LoadOrStore(want, &tls.Config{
 		MinVersion:         tls.VersionTLS13,
 		Certificates:       []tls.Certificate{id.cert},
+		ClientSessionCache: id.sessions,
 		InsecureSkipVerify: true, // verified by VerifyConnection: member id, not host name
 		VerifyConnection: func(cs tls.ConnectionState) error {
-			raw := make([][]byte, len(cs.PeerCertificates))
-			for i, c := range cs.PeerCertificates {
-				raw[i] = c.Raw
-			}
-			return id.verify(raw, x509.ExtKeyUsageServerAuth, want)
+			return verifyCerts(cs.PeerCertificates, id.roots, id.fleet, x509.ExtKeyUsageServerAuth, want, time.Now())
 		},
-	}
+	})
+	return c.(*tls.Config)
 }
 
 type peerKey struct{}

@@ -135,6 +135,13 @@ func plotScale(points []scalePoint, path string) error {
 	if err := plotutil.AddLinePoints(p, "round trips/s per member", rt, "libSQL CPU %", cpu); err != nil {
 		return err
 	}
+	// From zero, so that a flat cost looks flat, with room above for the
+	// legend.
+	top := 0.0
+	for i := range rt {
+		top = max(top, rt[i].Y, cpu[i].Y)
+	}
+	p.Y.Min, p.Y.Max = 0, top*1.5
 	p.Legend.Top, p.Legend.Left = true, true
 	return p.Save(7*vg.Inch, 4*vg.Inch, path)
 }
