@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dwk/fleet/appliance/fleet/coord"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +371,45 @@ func TestDecodeRecord(t *testing.T) {
 		if _, err := DecodeRecord([]byte(bad)); !errors.Is(err, ErrCorrupt) {
 			t.Errorf("DecodeRecord(%q) err = %v, want ErrCorrupt", bad, err)
 		}
+	}
+}
+
+// TestLivenessReadsAnEpochNewerThanItsCache: a record naming a liveness
+// epoch that began after the judge cached its holder's is read again, not
+// taken for ended.
+func TestLivenessReadsAnEpochNewerThanItsCache(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxFor(t)
+	a := manager(t, e.store, "a", nil)
+	if _, err := a.Acquire(ctx, "C", "x"); err != nil {
+		t.Fatal(err)
+	}
+	judge := NewLiveness(time.Minute, nil)
+	read := func(id string) Resolved {
+		t.Helper()
+		ent, err := e.store.Get(ctx, KeyFor("C", id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := judge.Resolve(ctx, e.store, []coord.Entry{ent}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rs[0]
+	}
+	if r := read("x"); !r.Live {
+		t.Fatalf("a's lease judged %+v, want live", r)
+	}
+	// A later incarnation of a starts a new liveness epoch: x's lease
+	// ends with the old one, and y's is held under the new one.
+	a2 := manager(t, e.store, "a", nil)
+	if _, err := a2.Acquire(ctx, "C", "y"); err != nil {
+		t.Fatal(err)
+	}
+	if r := read("y"); !r.Live {
+		t.Errorf("a lease under a liveness epoch newer than the cached one judged %+v, want live", r)
+	}
+	if r := read("x"); r.Live {
+		t.Errorf("a lease under the replaced liveness epoch judged live")
 	}
 }

@@ -150,7 +150,8 @@ func (v *Liveness) judge(rec Record, now time.Time, fresh bool) (live, known boo
 	switch {
 	case rec.Live <= s.deadTo:
 		return false, true
-	case fresh || !now.Before(s.until):
+	case fresh || !now.Before(s.until) || rec.Live > s.epoch:
+		// Not cached, or an epoch that began after the cached read.
 		return false, false
 	default:
 		return rec.Live == s.epoch, true
