@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/dwk/fleet/appliance/fleet/coord"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/test/wait"
 )
 
