@@ -255,12 +255,13 @@ func TestRefusedHeartbeatEndsEveryLease(t *testing.T) {
 	}
 }
 
-// TestIdleCostIsFlatInLeases: the heartbeat is one statement per
-// interval whether the member holds one lease or hundreds.
+// TestIdleCostIsFlatInLeases: the heartbeat is one round trip per
+// interval whether the member holds one lease or more than a round trip's
+// worth of per-lease renewals (1,000).
 func TestIdleCostIsFlatInLeases(t *testing.T) {
 	e := newEnv(t)
 	ctx := ctxFor(t)
-	for _, n := range []int{1, 300} {
+	for _, n := range []int{1, 1200} {
 		st := e.storeWithOwnCounter(t)
 		m := manager(t, st, fmt.Sprintf("m%d", n), func(c *Config) { c.TTL = MinTTL })
 		for i := range n {
