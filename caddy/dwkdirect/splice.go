@@ -153,6 +153,14 @@ func (ts *tunnels) start(t *tunnel) {
 	ts.open[t] = struct{}{}
 	ts.mu.Unlock()
 	for _, s := range t.sides {
+		if t.poll != nil && s.raw == nil {
+			// A TLS connection may hold records it read from the socket
+			// already (sent along with the handshake's answer), which the
+			// socket's readiness would not announce: relay them first;
+			// the relay then arms the socket.
+			go ts.relay(s)
+			continue
+		}
 		if t.poll != nil {
 			if err := t.poll.arm(s); err != nil {
 				ts.log.Debug("tunnel: cannot wait for its sockets", zap.Error(err))

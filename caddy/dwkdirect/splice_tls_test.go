@@ -8,6 +8,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"io"
 	"math/big"
 	"net"
 	"runtime"
@@ -112,5 +113,32 @@ func TestIdleTLSTunnelsRunNoGoroutine(t *testing.T) {
 	}
 	if got := readN(t, pairs[0].member, 2); string(got) != "up" {
 		t.Fatalf("member got %q", got)
+	}
+}
+
+// TestTLSTunnelRelaysRecordsReadBeforeItStarted: records the member sent
+// right behind the handshake's answer, which the front door's TLS
+// connection read from the socket along with it, reach the client although
+// the socket has nothing more to announce.
+func TestTLSTunnelRelaysRecordsReadBeforeItStarted(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the tunnel poller is Linux only")
+	}
+	ts := newTunnels(zap.NewNop())
+	client, fdClient := tcpPair(t)
+	fdBack, member := tlsPair(t)
+	// Two records in one go: the answer, then the first message.
+	go member.Write([]byte("answer"))
+	go func() { time.Sleep(10 * time.Millisecond); member.Write([]byte("first message")) }()
+	time.Sleep(100 * time.Millisecond)
+	buf := make([]byte, 6)
+	_ = fdBack.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(fdBack, buf); err != nil || string(buf) != "answer" {
+		t.Fatalf("answer: %q, %v", buf, err)
+	}
+	_ = fdBack.SetReadDeadline(time.Time{})
+	ts.start(&tunnel{client: fdClient, back: fdBack})
+	if got := readN(t, client, len("first message")); string(got) != "first message" {
+		t.Fatalf("client got %q", got)
 	}
 }
