@@ -110,6 +110,14 @@ func TestTickOfAKilledWinnerIsTakenOver(t *testing.T) {
 	f := fleettest.Start(t, fleettest.Options{Edit: func(_ int, c *config.Config) {
 		c.Workers = []config.Worker{{Project: dir, Routes: []string{"/ticks/"}}}
 	}})
+	// Every replica serves the project's routes before the tick, so that
+	// reading the records later does not wait for a project to load.
+	for _, r := range f.Replicas {
+		wait.Within(t, 30*time.Second, "replica "+r.Member+" to serve the tick records", func() bool {
+			_, err := ticks(r.Public, time.Now())
+			return err == nil
+		})
+	}
 	// The first tick at least 2s away, so that every replica evaluates it.
 	tick := time.Now().Add(2 * time.Second).Truncate(every).Add(every)
 	base := map[string]float64{}
