@@ -23,8 +23,6 @@ func (m *Manager) Depose(ctx context.Context, why string) (int, error) {
 	}
 	m.state = mgrDeposed
 	m.mu.Unlock()
-	m.liveMu.Lock()
-	defer m.liveMu.Unlock()
 	m.mu.Lock()
 	ls := m.live
 	m.mu.Unlock()

@@ -27,15 +27,18 @@ type Manager struct {
 	stop   chan struct{}
 	done   chan struct{}
 
-	liveKey []byte     // tuple encoding of LiveKeyFor(Member)
-	judge   *Liveness  // other members' liveness, cached LookupCacheTTL
-	liveMu  sync.Mutex // serialises starting a liveness epoch
+	liveKey []byte    // tuple encoding of LiveKeyFor(Member)
+	judge   *Liveness // other members' liveness, cached LookupCacheTTL
 
 	mu    sync.Mutex
 	state mgrState
 	live  liveState
-	held  map[objKey]*Lease
-	cache map[objKey]cached
+	// starting is the liveness epoch start under way, if any: concurrent
+	// Acquires wait for its outcome (each within its own context) rather
+	// than start one after another.
+	starting *liveStart
+	held     map[objKey]*Lease
+	cache    map[objKey]cached
 }
 
 type mgrState uint8
@@ -163,8 +166,6 @@ func (m *Manager) Close(ctx context.Context) error {
 			first = fmt.Errorf("lease: close: heartbeat still running: %w", ctx.Err())
 		}
 	}
-	m.liveMu.Lock()
-	defer m.liveMu.Unlock()
 	m.mu.Lock()
 	ls := m.live
 	m.mu.Unlock()

@@ -134,20 +134,49 @@ func (m *Manager) endEpoch(epoch int64, state leaseState, why string) []*Lease {
 	return ended
 }
 
+// liveStart is one start of a liveness epoch, which concurrent callers
+// share.
+type liveStart struct {
+	done  chan struct{}
+	epoch int64
+	err   error
+}
+
 // liveEpoch returns the current liveness epoch, starting one if there is
 // none or its deadline has passed: it bumps the member's liveness counter
 // and writes the liveness record in one atomic operation (after one read),
 // which ends any earlier epoch of this member, and every lease under it,
-// for every reader at once.
+// for every reader at once. Callers that find a start under way wait for
+// its outcome, each no longer than its own context allows.
 func (m *Manager) liveEpoch(ctx context.Context) (int64, error) {
-	m.liveMu.Lock()
-	defer m.liveMu.Unlock()
 	m.mu.Lock()
 	ls := m.live
-	m.mu.Unlock()
 	if ls.epoch > 0 && m.cfg.Clock.Now().Before(ls.deadline) {
+		m.mu.Unlock()
 		return ls.epoch, nil
 	}
+	if st := m.starting; st != nil {
+		m.mu.Unlock()
+		select {
+		case <-st.done:
+			return st.epoch, st.err
+		case <-ctx.Done():
+			return 0, fmt.Errorf("start liveness: %w", ctx.Err())
+		}
+	}
+	st := &liveStart{done: make(chan struct{})}
+	m.starting = st
+	m.mu.Unlock()
+	st.epoch, st.err = m.startLive(ctx, ls)
+	m.mu.Lock()
+	m.starting = nil
+	m.mu.Unlock()
+	close(st.done)
+	return st.epoch, st.err
+}
+
+// startLive starts a liveness epoch in place of ls.
+func (m *Manager) startLive(ctx context.Context, ls liveState) (int64, error) {
 	if ls.epoch > 0 {
 		m.endEpoch(ls.epoch, leaseLost, "liveness deadline passed without a successful heartbeat")
 	}
