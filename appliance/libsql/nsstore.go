@@ -50,6 +50,9 @@ type nsStore struct {
 	mu       sync.Mutex
 	m        map[string]*namespace
 	creating map[string]chan struct{} // names being created; closed when done
+	// warming counts the connections being opened for namespaces just
+	// created.
+	warming sync.WaitGroup
 }
 
 // maxIdleConns is how many idle connections a namespace keeps.
@@ -270,10 +273,21 @@ func (s *nsStore) create(name string, cfg nsConfig) error {
 	}
 	s.mu.Unlock()
 	close(mine)
-	if err == nil && s.backup != nil {
+	if err != nil {
+		return err
+	}
+	if s.backup != nil {
 		s.backup.Changed(name)
 	}
-	return err
+	// A namespace is created to be used: its first request finds a
+	// connection open (the file opened, the pragmas set) rather than wait
+	// for one.
+	s.warming.Add(1)
+	go func() {
+		defer s.warming.Done()
+		ns.pool.warm()
+	}()
+	return nil
 }
 
 // createWait bounds how long a creation waits for another creation of the
@@ -393,6 +407,7 @@ func (s *nsStore) remove(ctx context.Context, name string) error {
 // closeAll shuts every namespace down, checkpointing its WAL unless the
 // backup owns checkpoints.
 func (s *nsStore) closeAll(ctx context.Context) error {
+	s.warming.Wait()
 	s.mu.Lock()
 	all := make([]*namespace, 0, len(s.m))
 	for _, ns := range s.m {

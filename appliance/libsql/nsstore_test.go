@@ -3,6 +3,7 @@ package libsql
 import (
 	"context"
 	"errors"
+	"github.com/dwk/fleet/test/wait"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,5 +157,40 @@ func TestGroupSyncCoversEveryCaller(t *testing.T) {
 	wg.Wait()
 	if syncs >= callers {
 		t.Errorf("%d syncs for %d concurrent callers: not shared", syncs, callers)
+	}
+}
+
+func TestCreatedNamespaceHasAConnectionReady(t *testing.T) {
+	s := newNSStore(t.TempDir(), Config{}.withDefaults())
+	if err := s.load(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.create("warm", nsConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := s.get("warm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle := func() int {
+		ns.pool.mu.Lock()
+		defer ns.pool.mu.Unlock()
+		return len(ns.pool.idle)
+	}
+	wait.Within(t, 10*time.Second, "a connection to the new namespace", func() bool { return idle() == 1 })
+	// The first request takes it rather than open one.
+	c, err := ns.pool.get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if idle() != 0 {
+		t.Fatalf("%d idle connections after taking the warm one", idle())
+	}
+	if err := c.Exec("CREATE TABLE t (x)"); err != nil {
+		t.Fatal(err)
+	}
+	ns.pool.put(c, true)
+	if err := s.closeAll(t.Context()); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -50,6 +50,20 @@ func (p *connPool) get() (*sqlite.Conn, error) {
 	return p.open()
 }
 
+// warm opens a connection ahead of the first request, unless one is
+// idle or the pool is closed.
+func (p *connPool) warm() {
+	p.mu.Lock()
+	skip := p.closed || len(p.idle) > 0
+	p.mu.Unlock()
+	if skip {
+		return
+	}
+	if c, err := p.open(); err == nil {
+		p.put(c, true)
+	}
+}
+
 // put returns c to the pool, or closes it when it is not reusable, the
 // pool is full or closed. c must be in autocommit mode.
 func (p *connPool) put(c *sqlite.Conn, reusable bool) {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -71,6 +72,10 @@ type Client struct {
 
 type shared struct {
 	roundTrips atomic.Uint64
+	// wsTransport is the HTTP transport's copy WebSocket dials take their
+	// TLS settings and dialer from, made once (see WSStream.dial).
+	wsTransportOnce sync.Once
+	wsTransport     *http.Transport
 	// v2 is set once the server turned out to lack /v3/pipeline.
 	v2 atomic.Bool
 }

@@ -42,8 +42,10 @@ const wsRetryAfter = time.Second
 // WSStream sends batches to the client's namespace over one Hrana stream
 // on a WebSocket connection of its own. A caller that sends batch after
 // batch (an object's commits) saves the HTTP exchange each pipeline
-// request costs. The connection opens on first use and closes after an
-// error or when idle; while it cannot open (the limit is reached, the
+// request costs. The connection opens in the background on first use
+// (that batch, and any sent before the connection is open, go over HTTP,
+// which a pooled connection answers in one round trip) and closes after
+// an error or when idle; while it cannot open (the limit is reached, the
 // server refuses, a dial fails) batches go over HTTP, with the same
 // results and errors. Batches are sent one at a time.
 type WSStream struct {
@@ -56,6 +58,7 @@ type WSStream struct {
 	nextID    int32
 	lastUse   time.Time
 	idleTimer *time.Timer // set once, by WSStream
+	opening   bool        // a connection is being opened in the background
 	httpOnly  bool        // the server does not speak Hrana over WebSocket
 	retryAt   time.Time   // no dial before this
 	closed    bool
@@ -78,7 +81,8 @@ func (s *WSStream) Batch(ctx context.Context, steps []hrana.BatchStep) (hrana.Ba
 		// The server closed it while it was idle; nothing was sent.
 		s.closeLocked()
 	}
-	if s.conn == nil && !s.openLocked(ctx) {
+	if s.conn == nil {
+		s.openInBackgroundLocked()
 		return s.c.Batch(ctx, steps)
 	}
 	if s.c.timeout > 0 {
@@ -117,62 +121,94 @@ func (s *WSStream) Close() error {
 	return nil
 }
 
-// openLocked connects, says hello and opens stream 1, reporting whether
-// the stream can be used.
-func (s *WSStream) openLocked(ctx context.Context) bool {
-	if s.closed || s.httpOnly || time.Now().Before(s.retryAt) || !s.limit.acquire() {
-		return false
+// openInBackgroundLocked starts connecting, unless that is under way or
+// not to be tried now; the connection serves the batches after it is
+// open. The dial, hello and open_stream are bounded by the client's dial
+// timeout.
+func (s *WSStream) openInBackgroundLocked() {
+	if s.opening || s.closed || s.httpOnly || time.Now().Before(s.retryAt) || !s.limit.acquire() {
+		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.c.dialTimeout())
-	defer cancel()
+	s.opening = true
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), s.c.dialTimeout())
+		defer cancel()
+		conn, status, err := s.open(ctx)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.opening = false
+		switch {
+		case err != nil:
+			s.limit.release()
+			if errors.Is(err, websocket.ErrBadHandshake) && status < 500 && status != http.StatusTooManyRequests {
+				s.httpOnly = true // refused for good: no WebSocket here, or the request is wrong
+			} else {
+				s.retryAt = time.Now().Add(wsRetryAfter)
+			}
+		case s.closed || s.conn != nil:
+			conn.close()
+			s.limit.release()
+		default:
+			s.conn, s.nextID = conn, 1
+			s.lastUse = time.Now()
+			s.idleTimer.Reset(s.idle)
+		}
+	}()
+}
+
+// open connects, says hello and opens stream 1 (request 1). status is
+// the server's answer to a refused upgrade.
+func (s *WSStream) open(ctx context.Context) (*wsConn, int, error) {
 	ws, status, err := s.dial(ctx)
 	if err != nil {
-		s.limit.release()
-		if errors.Is(err, websocket.ErrBadHandshake) && status < 500 && status != http.StatusTooManyRequests {
-			s.httpOnly = true // refused for good: no WebSocket here, or the request is wrong
-		} else {
-			s.retryAt = time.Now().Add(wsRetryAfter)
-		}
-		return false
+		return nil, status, err
 	}
-	s.conn = newWSConn(ws)
+	conn := newWSConn(ws)
 	hello := hrana.ClientMsg{Type: "hello"}
 	if s.c.token != "" {
 		hello.JWT = &s.c.token
 	}
-	s.nextID = 1
-	id, stream := s.nextID, int32(1)
+	id, stream := int32(1), int32(1)
 	open := hrana.ClientMsg{Type: "request", RequestID: &id, Request: &hrana.WSRequest{Type: hrana.TypeOpenStream, StreamID: &stream}}
 	// hello and open_stream go together: one round trip.
 	s.c.countRoundTrip(ctx)
-	err = s.writeLocked(ctx, hello)
+	err = conn.write(ctx, hello)
 	if err == nil {
-		err = s.writeLocked(ctx, open)
+		err = conn.write(ctx, open)
 	}
 	if err == nil {
-		_, err = s.readLocked(ctx, "hello_ok")
+		_, err = conn.read(ctx, "hello_ok")
 	}
 	if err == nil {
 		var resp hrana.ServerMsg
-		if resp, err = s.responseLocked(ctx, id); err == nil && resp.Error != nil {
+		if resp, err = conn.response(ctx, id); err == nil && resp.Error != nil {
 			err = resultError("open stream", resp.Error)
 		}
 	}
 	if err != nil {
-		s.closeLocked()
-		s.retryAt = time.Now().Add(wsRetryAfter)
-		return false
+		conn.close()
+		return nil, 0, err
 	}
-	s.lastUse = time.Now()
-	s.idleTimer.Reset(s.idle)
-	return true
+	return conn, 0, nil
 }
 
 // dial opens the WebSocket to the client's base URL, naming the namespace
 // as HTTP requests do. status is the server's answer to a refused upgrade.
 func (s *WSStream) dial(ctx context.Context) (conn *websocket.Conn, status int, err error) {
 	d := websocket.Dialer{Subprotocols: []string{"hrana3", "hrana2"}, Proxy: http.ProxyFromEnvironment}
-	if t, ok := s.c.hc.Transport.(*http.Transport); ok {
+	// A copy: Clone waits for the transport's one-time setup, which
+	// changes its TLS settings at its first request, maybe running now
+	// (it offers HTTP/2, which a WebSocket dial must not).
+	sh := s.c.shared
+	sh.wsTransportOnce.Do(func() {
+		if t, ok := s.c.hc.Transport.(*http.Transport); ok {
+			sh.wsTransport = t.Clone()
+			if tc := sh.wsTransport.TLSClientConfig; tc != nil {
+				tc.NextProtos = nil
+			}
+		}
+	})
+	if t := sh.wsTransport; t != nil {
 		d.TLSClientConfig = t.TLSClientConfig
 		d.NetDialContext = t.DialContext
 	}
@@ -198,19 +234,20 @@ func (s *WSStream) url() string {
 	return "ws://" + strings.TrimPrefix(s.c.base, "http://") + "/"
 }
 
-// exchangeLocked sends a request and reads its response; sent reports
-// whether the request may have reached the server.
+// exchangeLocked sends a request on the open connection and reads its
+// response; sent reports whether the request may have reached the
+// server.
 func (s *WSStream) exchangeLocked(ctx context.Context, msg hrana.ClientMsg, id int32) (resp hrana.ServerMsg, sent bool, err error) {
-	if err := s.writeLocked(ctx, msg); err != nil {
+	if err := s.conn.write(ctx, msg); err != nil {
 		return resp, true, err
 	}
-	resp, err = s.responseLocked(ctx, id)
+	resp, err = s.conn.response(ctx, id)
 	return resp, true, err
 }
 
-// responseLocked reads the response to request id.
-func (s *WSStream) responseLocked(ctx context.Context, id int32) (hrana.ServerMsg, error) {
-	resp, err := s.readLocked(ctx, "")
+// response reads the response to request id.
+func (c *wsConn) response(ctx context.Context, id int32) (hrana.ServerMsg, error) {
+	resp, err := c.read(ctx, "")
 	switch {
 	case err != nil:
 		return resp, err
@@ -222,23 +259,24 @@ func (s *WSStream) responseLocked(ctx context.Context, id int32) (hrana.ServerMs
 	return resp, nil
 }
 
-func (s *WSStream) writeLocked(ctx context.Context, msg hrana.ClientMsg) error {
-	nc := s.conn.ws.NetConn()
+// write sends one message, within ctx.
+func (c *wsConn) write(ctx context.Context, msg hrana.ClientMsg) error {
+	nc := c.ws.NetConn()
 	deadline, _ := ctx.Deadline()
 	nc.SetWriteDeadline(deadline)
 	stop := context.AfterFunc(ctx, func() { nc.SetWriteDeadline(time.Unix(1, 0)) })
 	defer stop()
-	return s.conn.ws.WriteJSON(msg)
+	return c.ws.WriteJSON(msg)
 }
 
-// readLocked waits for the next server message; want, when set, is the
-// only type accepted (hello_error is reported as the error it carries).
-func (s *WSStream) readLocked(ctx context.Context, want string) (hrana.ServerMsg, error) {
+// read waits for the next server message read by readLoop; want, when set, is the only
+// type accepted (hello_error is reported as the error it carries).
+func (c *wsConn) read(ctx context.Context, want string) (hrana.ServerMsg, error) {
 	var data []byte
 	select {
-	case data = <-s.conn.msgs:
-	case <-s.conn.dead:
-		return hrana.ServerMsg{}, s.conn.err
+	case data = <-c.msgs:
+	case <-c.dead:
+		return hrana.ServerMsg{}, c.err
 	case <-ctx.Done():
 		return hrana.ServerMsg{}, context.Cause(ctx)
 	}
@@ -277,11 +315,12 @@ type wsConn struct {
 
 func newWSConn(ws *websocket.Conn) *wsConn {
 	c := &wsConn{ws: ws, msgs: make(chan []byte), dead: make(chan struct{}), closed: make(chan struct{})}
-	go c.read()
+	go c.readLoop()
 	return c
 }
 
-func (c *wsConn) read() {
+// readLoop reads the connection until it fails or closes.
+func (c *wsConn) readLoop() {
 	defer close(c.dead)
 	for {
 		_, data, err := c.ws.ReadMessage()

@@ -17,6 +17,12 @@ func (s *WSStream) connected() bool {
 	return s.conn != nil
 }
 
+func (s *WSStream) isOpening() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.opening
+}
+
 func TestWSStreamAgainstServer(t *testing.T) {
 	srv := libsqlserver.Start(t)
 	c := newClient(t, srv.URL, Config{AuthToken: srv.AuthToken})
@@ -31,15 +37,17 @@ func TestWSStreamAgainstServer(t *testing.T) {
 		{Stmt: hrana.NewStmt("INSERT INTO ws_t VALUES (?, ?)", hrana.Integer(1), hrana.Text("dup"))},
 		{Stmt: hrana.NewStmt("SELECT v FROM ws_t WHERE k = 1")},
 	}
-	// The first batch opens the stream (hello and open_stream, one round
-	// trip); the next ones cost one round trip each.
+	// The first batch goes over HTTP (one round trip) while the stream
+	// opens in the background (hello and open_stream, one more); the next
+	// ones cost one round trip each, over the WebSocket.
 	before := c.RoundTrips()
 	res, err := s.Batch(ctx, steps)
 	if err != nil {
 		t.Fatal(err)
 	}
+	wait.Within(t, 5*time.Second, "the stream to open", s.connected)
 	if got := c.RoundTrips() - before; got != 2 {
-		t.Errorf("the first batch counted %d round trips, want 2", got)
+		t.Errorf("the first batch and the stream's opening counted %d round trips, want 2", got)
 	}
 	before = c.RoundTrips()
 	if _, err := s.Batch(ctx, steps[3:]); err != nil {
@@ -63,7 +71,10 @@ func TestWSStreamAgainstServer(t *testing.T) {
 	other := c.WSStream(time.Minute, limit)
 	t.Cleanup(func() { other.Close() })
 	res2, err := other.Batch(ctx, steps[3:])
-	if err != nil || other.connected() {
+	if err == nil {
+		_, err = other.Batch(ctx, steps[3:])
+	}
+	if err != nil || other.connected() || other.isOpening() {
 		t.Fatalf("over the limit: %v, connected %v", err, other.connected())
 	}
 	if r := res2.StepResults[0]; r == nil || r.Rows[0][0].Text != "a" {
@@ -93,9 +104,10 @@ func TestWSStreamClosesWhenIdle(t *testing.T) {
 	limit := NewWSLimit(1)
 	s := c.WSStream(100*time.Millisecond, limit)
 	t.Cleanup(func() { s.Close() })
-	if _, err := s.Batch(ctxFor(t), []hrana.BatchStep{{Stmt: hrana.NewStmt("SELECT 1")}}); err != nil || !s.connected() {
-		t.Fatalf("batch: %v, connected %v", err, s.connected())
+	if _, err := s.Batch(ctxFor(t), []hrana.BatchStep{{Stmt: hrana.NewStmt("SELECT 1")}}); err != nil {
+		t.Fatalf("batch: %v", err)
 	}
+	wait.Within(t, 5*time.Second, "the stream to open", s.connected)
 	wait.Within(t, 5*time.Second, "the idle connection to close", func() bool { return !s.connected() })
 	if !limit.acquire() {
 		t.Fatal("the closed connection kept its slot")
@@ -117,7 +129,11 @@ func TestWSStreamFallsBackToHTTP(t *testing.T) {
 	if wsErr == nil || httpErr == nil || wsErr.Error() != httpErr.Error() {
 		t.Fatalf("errors differ: stream %v, HTTP %v", wsErr, httpErr)
 	}
-	if s.connected() {
-		t.Fatal("connected to a missing namespace")
+	wait.Within(t, 5*time.Second, "the refused opening to end", func() bool { return !s.isOpening() })
+	s.mu.Lock()
+	connected, httpOnly := s.conn != nil, s.httpOnly
+	s.mu.Unlock()
+	if connected || !httpOnly {
+		t.Fatalf("a missing namespace: connected %v, HTTP only %v", connected, httpOnly)
 	}
 }

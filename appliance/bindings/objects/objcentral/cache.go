@@ -46,6 +46,7 @@ type cache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
 	ready   bool
+	spares  *spares        // set by initLocked
 	closers sync.WaitGroup // background closes
 }
 
@@ -93,6 +94,11 @@ func (c *cache) initLocked() error {
 			return fmt.Errorf("object cache: %w", err)
 		}
 	}
+	sp, err := newSpares(filepath.Join(c.dir, spareDir))
+	if err != nil {
+		return err
+	}
+	c.spares = sp
 	des, err := os.ReadDir(c.dir)
 	if err != nil {
 		return fmt.Errorf("object cache: %w", err)
@@ -113,6 +119,21 @@ func (c *cache) initLocked() error {
 	}
 	c.ready = true
 	return nil
+}
+
+// spareDir is the cache's subdirectory of spare copies.
+const spareDir = "spare"
+
+// placeSpare moves an empty copy made ahead of time to path, where no
+// file may be, and reports whether one was ready.
+func (c *cache) placeSpare(path string) (bool, error) {
+	c.mu.Lock()
+	sp := c.spares
+	c.mu.Unlock()
+	if sp == nil {
+		return false, nil
+	}
+	return sp.place(path)
 }
 
 // path is the replica file of database name.
@@ -280,6 +301,12 @@ const cleanFile = "clean"
 // the copies closed cleanly (see copyMeta).
 func (c *cache) close() error {
 	c.closers.Wait()
+	c.mu.Lock()
+	sp := c.spares
+	c.mu.Unlock()
+	if sp != nil {
+		sp.close()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.dir == "" || !c.ready {

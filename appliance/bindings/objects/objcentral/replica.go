@@ -13,7 +13,6 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
-	"github.com/dwk/fleet/appliance/process/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -59,7 +58,7 @@ var _ objects.OutputGate = (*DB)(nil)
 // openDB opens the replica file at path, which openPrimary and applyPages
 // brought to h.
 func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch int64, lease objects.Lease, h head, ch *cache, n *counters) (*DB, error) {
-	local, err := objlocal.OpenFile(ctx, path, sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true})
+	local, err := objlocal.OpenFile(ctx, path, copyOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -260,6 +259,19 @@ func (d *DB) breakLocked(err error) error {
 		d.broken = fmt.Errorf("%w: %w", ErrStale, err)
 	}
 	return d.broken
+}
+
+// discard closes a copy made for a database that turned out to exist
+// already, and removes its files; the cache entry stays the caller's.
+func (d *DB) discard() {
+	d.mu.Lock()
+	d.closed = true
+	if d.ws != nil {
+		d.ws.Close()
+	}
+	d.mu.Unlock()
+	d.local.Close()
+	objlocal.RemoveFiles(d.local.Path())
 }
 
 // Close implements objects.ObjectDB. A replica whose every write reached

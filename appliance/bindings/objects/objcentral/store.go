@@ -187,16 +187,34 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 	if epoch == 1 && local == nil && len(shards) == 1 {
 		// The object's first tenure: its database has not been made yet,
 		// so make it rather than first learn that it is missing (with
-		// several shards, locate looks first). One this call made is
-		// empty: there is nothing to sync, and it is set up with the
-		// first commit.
-		created, err := shards[0].Admin.CreateNew(ctx, name)
-		if err != nil {
-			return nil, fmt.Errorf("create database on shard %s: %w", shards[0].Name, err)
+		// several shards, locate looks first), while the local copy is
+		// made. One this call made is empty: there is nothing to sync, and
+		// it is set up with the first commit.
+		type made struct {
+			created bool
+			err     error
 		}
-		if created {
-			return s.openNew(ctx, name, path, c, lease)
+		ch := make(chan made, 1)
+		go func() {
+			created, err := shards[0].Admin.CreateNew(ctx, name)
+			ch <- made{created, err}
+		}()
+		db, err := s.openNew(ctx, name, path, c, lease)
+		m := <-ch
+		if m.err == nil && m.created && err == nil {
+			s.counters.countOpen(nil, head{gen: db.gen}, 0)
+			return db, nil
 		}
+		if db != nil {
+			db.discard()
+		}
+		switch {
+		case m.err != nil:
+			return nil, fmt.Errorf("create database on shard %s: %w", shards[0].Name, m.err)
+		case err != nil:
+			return nil, err
+		}
+		// It existed: open it as any other.
 	}
 	res, err := openPrimary(ctx, c, epoch, local)
 	if isNamespaceMissing(err) {
@@ -259,16 +277,19 @@ func (s *Store) locate(ctx context.Context, name string, shards []Shard) (*hrana
 	return shards[0].Client.WithNamespace(name), nil
 }
 
-// openNew opens the object whose database was just made, empty, under its
-// first lease: its local copy starts empty under a new generation, and
-// its first commit (or a confirmation of its lease) sets the database up,
-// raising its epoch, in the same round trip.
+// openNew opens the object whose database is being made, empty, under its
+// first lease: its local copy starts empty (a spare one when the cache
+// has one ready) under a new generation, and its first commit (or a
+// confirmation of its lease) sets the database up, raising its epoch, in
+// the same round trip. It does no I/O beyond the local copy.
 func (s *Store) openNew(ctx context.Context, name, path string, c *hranaclient.Client, lease objects.Lease) (*DB, error) {
 	h := head{gen: newGeneration()}
 	if err := objlocal.RemoveFiles(path); err != nil {
 		return nil, fmt.Errorf("clear the local copy: %w", err)
 	}
-	s.counters.countOpen(nil, h, 0)
+	if _, err := s.cache.placeSpare(path); err != nil {
+		return nil, err
+	}
 	db, err := openDB(ctx, name, path, c, 1, lease, h, s.cache, s.counters)
 	if err != nil {
 		return nil, err

@@ -435,3 +435,32 @@ func TestNewObjectFencedBeforeItsFirstCommit(t *testing.T) {
 	}
 	mustBatch(t, cur, "CREATE TABLE t (v)")
 }
+
+// TestFirstTenureOfADatabaseThatExists: a first lease (epoch 1) whose
+// database turns out to exist already (made by a fleet whose coordination
+// database was replaced) opens it as any other, syncing what it holds,
+// rather than starting the copy empty.
+func TestFirstTenureOfADatabaseThatExists(t *testing.T) {
+	b := newBackend(t, libsqlserver.Start(t))
+	earlier, _ := b.objectStore(t)
+	store, _ := b.objectStore(t)
+	ctx := ctxFor(t)
+	id := testID("Existing", "x")
+
+	db, err := earlier.Open(ctx, id, newFakeLease(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustBatch(t, db, "CREATE TABLE t (v)", "INSERT INTO t VALUES ('kept')")
+	db.Close()
+
+	db, err = store.Open(ctx, id, newFakeLease(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := fmt.Sprint(mustBatch(t, db, "SELECT v FROM t")[0].Rows); got != "[[kept]]" {
+		t.Fatalf("rows = %s, want [[kept]]", got)
+	}
+	mustBatch(t, db, "INSERT INTO t VALUES ('more')")
+}
