@@ -1,12 +1,10 @@
 package objcentral
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
 	"github.com/dwk/fleet/appliance/libsql/hrana"
-	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
 // The epoch of an object's current holder lives in the reserved table
@@ -23,40 +21,6 @@ const (
 	epochGuard = `INSERT INTO _dwk_epoch (k, epoch) SELECT 0, NULL
 		WHERE NOT EXISTS (SELECT 1 FROM _dwk_epoch WHERE k = 0 AND epoch = ?1)`
 )
-
-// raiseEpoch makes epoch the database's holder epoch in one round trip,
-// creating the table if needed. It fails with an error wrapping
-// objects.ErrFenced if a higher epoch is stored.
-func raiseEpoch(ctx context.Context, c *hranaclient.Client, epoch int64) error {
-	steps := chain(
-		hrana.NewStmt(`BEGIN IMMEDIATE`),
-		hrana.NewStmt(epochSchema),
-		hrana.NewStmt(epochRaise, hrana.Integer(epoch)),
-		hrana.NewStmt(epochSelect),
-		hrana.NewStmt(`COMMIT`),
-	)
-	steps = append(steps, rollbackStep(0, 4))
-	res, err := c.Batch(ctx, steps)
-	if err != nil {
-		return fmt.Errorf("raise epoch: %w", err)
-	}
-	for i := 0; i < 5; i++ {
-		if e := hranaclient.StepError(res, i); e != nil {
-			return fmt.Errorf("raise epoch: %w", e)
-		}
-	}
-	if !hranaclient.StepRan(res, 4) {
-		return fmt.Errorf("raise epoch: COMMIT did not run")
-	}
-	stored, err := epochOf(res.StepResults[3])
-	if err != nil {
-		return fmt.Errorf("raise epoch: %w", err)
-	}
-	if stored != epoch {
-		return fmt.Errorf("%w: this holder has epoch %d, the database is held at epoch %d", objects.ErrFenced, epoch, stored)
-	}
-	return nil
-}
 
 // epochOf reads the epoch from the result of epochSelect.
 func epochOf(r *hrana.StmtResult) (int64, error) {
