@@ -3,6 +3,8 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/dwk/fleet/appliance/fleet/protocol"
 )
 
 // health serves /livez and /readyz. /livez answers 200 while the process
@@ -26,6 +28,17 @@ func (s *Server) health(next http.Handler) http.Handler {
 		default:
 			next.ServeHTTP(w, r)
 		}
+	})
+}
+
+// closeWhenDraining closes a public connection after each answer once the
+// replica is draining (protocol.CloseAfter).
+func (s *Server) closeWhenDraining(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.State() == StateDraining {
+			protocol.CloseAfter(w, r)
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 

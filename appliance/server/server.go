@@ -188,7 +188,7 @@ func (s *Server) Run(ctx context.Context) error {
 		s.mu.Lock()
 		s.addr = ln.Addr()
 		s.mu.Unlock()
-		hs = listen(s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(app.handler))))), ln)
+		hs = listen(s.httpServer(s.closeWhenDraining(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(app.handler)))))), ln)
 	}
 	var internal *listening
 	var internalLn net.Listener
@@ -285,7 +285,8 @@ func (s *Server) httpServer(h http.Handler) *http.Server {
 }
 
 // drain is the graceful exit: mark draining (readyz 503, member record
-// draining, no new leases), give load balancers one refresh interval to
+// draining, no new leases; every public answer closes its connection
+// after it, protocol.CloseAfter), give load balancers one refresh interval to
 // notice, stop admitting background work, finish in-flight public requests,
 // hand leases back and close WebSockets with 1012, then stop the internal
 // listener (which forwarded requests reach until the leases are gone) and
@@ -293,6 +294,9 @@ func (s *Server) httpServer(h http.Handler) *http.Server {
 func (s *Server) drain(app *app, public *listening, fd *frontdoor.FrontDoor, internal *listening) error {
 	s.state.Store(StateDraining)
 	s.metrics.Draining.Set(1)
+	if fd != nil {
+		fd.Closing()
+	}
 	timeout := s.cfg.Drain.Timeout.D()
 	s.log.Info("draining", "timeout", timeout)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dwk/fleet/appliance/fleet/protocol"
 )
 
 // apps are the in-process apps by name.
@@ -13,9 +15,22 @@ var apps sync.Map // string → *App
 // that name it. Its Handler also serves this member's requests before
 // Caddy sees them, for a front door that owns its listener.
 type App struct {
-	name   string
-	h      http.Handler
-	direct atomic.Pointer[Direct] // the provisioned handler naming this app
+	name    string
+	h       http.Handler
+	direct  atomic.Pointer[Direct] // the provisioned handler naming this app
+	closing atomic.Bool
+}
+
+// Closing makes every answer from now on, through Handler or the
+// dwk_direct handlers naming a, close its connection after it
+// (protocol.CloseAfter): the replica is draining.
+func (a *App) Closing() { a.closing.Store(true) }
+
+// closeAfter marks r's answer to close its connection once a is closing.
+func (a *App) closeAfter(w http.ResponseWriter, r *http.Request) {
+	if a != nil && a.closing.Load() {
+		protocol.CloseAfter(w, r)
+	}
 }
 
 // Register makes h the app that dwk_direct handlers configured with
@@ -47,6 +62,7 @@ func lookup(name string) (*App, bool) {
 // server should set ConnContext.
 func (a *App) Handler(caddy http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		a.closeAfter(w, r)
 		if d := a.direct.Load(); d == nil || reserved(r.URL.Path) || !d.serveFirst(w, r, caddy) {
 			caddy.ServeHTTP(w, r)
 		}

@@ -182,6 +182,7 @@ func (d *Direct) Cleanup() error {
 // ServeHTTP serves r in process, through a spliced tunnel or with one
 // forward when it can, else hands it to the wrapped reverse proxy.
 func (d *Direct) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	d.app.closeAfter(w, r)
 	viaProxy := func(w http.ResponseWriter, r *http.Request, tried string) error {
 		dwkaffinity.MarkTried(r, tried)
 		return d.proxy.ServeHTTP(w, r, next)

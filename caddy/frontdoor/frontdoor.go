@@ -180,6 +180,17 @@ func (f *FrontDoor) Addr() net.Addr { return f.addrs[0] }
 // secrets that were not given as environment variables.
 func (f *FrontDoor) Config() []byte { return f.config }
 
+// Closing makes every answer the front door gives from now on through its
+// in-process app's routes (every route but the reserved self paths over
+// HTTPS) close its connection after it, so that clients' pooled
+// connections close cleanly before Stop: the replica is draining. It does
+// nothing for a front door without an in-process app.
+func (f *FrontDoor) Closing() {
+	if f.app != nil {
+		f.app.Closing()
+	}
+}
+
 // Stop stops Caddy: it stops accepting connections, waits up to the grace
 // period (drain.timeout) for proxied requests, closes proxied WebSockets
 // and stops the dwk modules. It returns early with ctx's error if ctx ends

@@ -34,6 +34,15 @@
 //
 // The app server names the member that served a response (X-Dwk-Member);
 // the front door passes it through.
+//
+// # Draining public listeners
+//
+// From the moment a replica starts draining until its public listener
+// stops, every answer it gives there asks the client to close the
+// connection after it (CloseAfter): a load balancer's pooled connections
+// are closed by their answers, cleanly, instead of being cut while idle
+// when the listener stops, where a request sent at that instant would be
+// lost unanswered.
 package protocol
 
 import (
@@ -70,4 +79,13 @@ func WriteRetry(w http.ResponseWriter) {
 // IsRetry reports whether a response is a retry answer.
 func IsRetry(status int, h http.Header) bool {
 	return status == http.StatusServiceUnavailable && h.Get(RetryHeader) == RetryValue
+}
+
+// CloseAfter asks the server to close r's connection once it has answered
+// it: Connection: close over HTTP/1.1, a graceful GOAWAY over HTTP/2. A
+// WebSocket upgrade is left alone: its connection becomes the socket.
+func CloseAfter(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Upgrade") == "" {
+		w.Header().Set("Connection", "close")
+	}
 }

@@ -19,3 +19,18 @@ func TestWriteRetry(t *testing.T) {
 		t.Error("a 200 is a retry answer")
 	}
 }
+
+func TestCloseAfter(t *testing.T) {
+	rec := httptest.NewRecorder()
+	CloseAfter(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if got := rec.Header().Get("Connection"); got != "close" {
+		t.Errorf("Connection = %q, want close", got)
+	}
+	up := httptest.NewRequest(http.MethodGet, "/ws", nil)
+	up.Header.Set("Upgrade", "websocket")
+	rec = httptest.NewRecorder()
+	CloseAfter(rec, up)
+	if got := rec.Header().Get("Connection"); got != "" {
+		t.Errorf("an upgrade's Connection = %q, want none", got)
+	}
+}
