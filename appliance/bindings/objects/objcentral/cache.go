@@ -302,13 +302,10 @@ const cleanFile = "clean"
 func (c *cache) close() error {
 	c.closers.Wait()
 	c.mu.Lock()
-	sp := c.spares
-	c.mu.Unlock()
-	if sp != nil {
-		sp.close()
-	}
-	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.spares != nil {
+		c.spares.close() // its filler takes only the spares' own lock
+	}
 	if c.dir == "" || !c.ready {
 		return nil
 	}
