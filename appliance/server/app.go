@@ -13,6 +13,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/queue"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 	"github.com/dwk/fleet/appliance/process/background"
 	"github.com/dwk/fleet/appliance/process/metrics"
 	"github.com/dwk/fleet/appliance/server/tail"
@@ -27,7 +28,10 @@ type app struct {
 	internal http.Handler
 	// link is the peer link the internal listener is served with (TLS,
 	// request MACs). Nil in local mode.
-	link      *peerlink.Link
+	link *peerlink.Link
+	// streams accepts the streams peers' front doors open to the
+	// internal listener (their WebSocket tunnels), nil in local mode.
+	streams   *peermux.Listener
 	fleet     fleetSide
 	cron      *cron.Scheduler
 	consumers []*queue.Consumer

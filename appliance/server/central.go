@@ -21,6 +21,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 	"github.com/dwk/fleet/appliance/fleet/probe"
 	"github.com/dwk/fleet/appliance/process/buildinfo"
 	"github.com/dwk/fleet/appliance/process/datadir"
@@ -127,6 +128,8 @@ func openCentral(ctx context.Context, cfg *config.Config, admin string, m *metri
 	mux := http.NewServeMux()
 	mux.Handle(objcentral.InternalPrefix, objcentral.InternalHandler(f.objects))
 	mux.Handle("/", a.handler)
+	a.streams = peermux.NewListener(nil)
+	mux.Handle(peermux.Path, a.streams)
 	a.internal = link.Handler(mux)
 	a.link = link
 	a.fleet = f

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 )
 
 // listening is an http.Server and the listener it serves, with the state
@@ -14,6 +16,10 @@ import (
 type listening struct {
 	hs *http.Server
 	ln net.Listener
+	// streams, when set, are the streams peers open over sessions the
+	// handler upgraded (package peermux), served by hs like ln's
+	// connections.
+	streams *peermux.Listener
 
 	mu    sync.Mutex
 	conns map[net.Conn]http.ConnState
@@ -48,8 +54,25 @@ func (l *listening) busy() bool {
 	return false
 }
 
-// serve serves the listener until it is closed.
-func (l *listening) serve() error { return l.hs.Serve(l.ln) }
+// serve serves the listener (and the streams) until it is closed.
+func (l *listening) serve() error {
+	if l.streams != nil {
+		go func() { _ = l.hs.Serve(l.streams) }()
+	}
+	return l.hs.Serve(l.ln)
+}
+
+// closeStreams stops accepting streams; with sessions, it also closes
+// the sessions and every stream over them.
+func (l *listening) closeStreams(sessions bool) {
+	if l.streams == nil {
+		return
+	}
+	l.streams.Close()
+	if sessions {
+		l.streams.CloseSessions()
+	}
+}
 
 // stop finishes in-flight requests, answering every request it has begun
 // to read, then closes the server; it is bounded by ctx, after which the
@@ -66,6 +89,8 @@ func (l *listening) serve() error { return l.hs.Serve(l.ln) }
 // a Go client sends an idempotent one again.
 func (l *listening) stop(ctx context.Context) error {
 	l.ln.Close()
+	l.closeStreams(false)
+	defer l.closeStreams(true)
 	l.hs.SetKeepAlivesEnabled(false)
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
@@ -85,5 +110,6 @@ func (l *listening) stop(ctx context.Context) error {
 func (l *listening) close() {
 	if l != nil {
 		l.hs.Close()
+		l.closeStreams(true)
 	}
 }

@@ -205,6 +205,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		internalLn = app.link.Listen(internalLn)
 		internal = listen(s.httpServer(s.health(s.memberHeader(s.countInFlight(s.tallyRoundTrips(s.retryWhenDraining(app.internal)))))), internalLn)
+		internal.streams = app.streams
 	}
 	if admin != nil {
 		adminH.set(s.adminHandler(adminToken, app))

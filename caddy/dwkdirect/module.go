@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 	"github.com/dwk/fleet/caddy/dwkaffinity"
 	"github.com/dwk/fleet/caddy/dwktransport"
 	"github.com/dwk/fleet/caddy/dwkupstreams"
@@ -78,6 +79,7 @@ type Direct struct {
 	app       *App
 	tunnels   *tunnels
 	link      *peerlink.Link    // the peer link, when the proxy uses the dwk transport
+	streams   *peermux.Pool     // tunnels' sessions to the members, over link when set
 	transport http.RoundTripper // to the members, over link when set
 	fails     *fails
 	log       *zap.Logger
@@ -133,6 +135,7 @@ func (d *Direct) Provision(ctx caddy.Context) error {
 	}
 	if t, ok := d.proxy.Transport.(*dwktransport.Transport); ok {
 		d.link = t.Link()
+		d.streams = d.link.Streams()
 	}
 	if d.App != "" {
 		if d.app, ok = lookup(d.App); !ok {
@@ -172,6 +175,9 @@ func (d *Direct) Cleanup() error {
 	}
 	if d.tunnels != nil {
 		d.tunnels.shutdown()
+	}
+	if d.streams != nil {
+		d.streams.Close()
 	}
 	if c, ok := d.transport.(interface{ CloseIdleConnections() }); ok {
 		c.CloseIdleConnections()

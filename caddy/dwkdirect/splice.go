@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 )
 
 // copyBufferSize is the size of the pooled buffers tunnels copy through.
@@ -71,6 +73,7 @@ type side struct {
 	src, dst net.Conn
 	raw      syscall.RawConn // src's raw socket, read directly; nil over TLS
 	wait     syscall.RawConn // the socket whose readiness the poller waits for: raw, or under TLS the TCP socket beneath
+	stream   *peermux.Stream // src when it is a stream to a peer (stream.go); it says itself when it has bytes
 	f        *frames
 	key      uint64 // the poller's key, once armed (guarded by its mutex)
 	gone     bool   // forgotten by the poller: never armed again (idem)
@@ -139,7 +142,10 @@ func (ts *tunnels) start(t *tunnel) {
 		{t: t, src: t.client, dst: t.back, raw: rawConn(t.client), wait: waitConn(t.client), f: &t.up},
 		{t: t, src: t.back, dst: t.client, raw: rawConn(t.back), wait: waitConn(t.back), f: &t.down},
 	}
-	if p, err := sharedPoller(); err == nil && t.sides[0].wait != nil && t.sides[1].wait != nil {
+	for _, s := range t.sides {
+		s.stream, _ = s.src.(*peermux.Stream)
+	}
+	if p, err := sharedPoller(); err == nil && t.sides[0].waitable() && t.sides[1].waitable() {
 		t.poll = p
 	}
 	t.left.Store(2)
@@ -153,7 +159,7 @@ func (ts *tunnels) start(t *tunnel) {
 	ts.open[t] = struct{}{}
 	ts.mu.Unlock()
 	for _, s := range t.sides {
-		if t.poll != nil && s.raw == nil {
+		if t.poll != nil && s.raw == nil && s.stream == nil {
 			// A TLS connection may hold records it read from the socket
 			// already (sent along with the handshake's answer), which the
 			// socket's readiness would not announce: relay them first;
@@ -162,7 +168,7 @@ func (ts *tunnels) start(t *tunnel) {
 			continue
 		}
 		if t.poll != nil {
-			if err := t.poll.arm(s); err != nil {
+			if err := s.arm(); err != nil {
 				ts.log.Debug("tunnel: cannot wait for its sockets", zap.Error(err))
 				ts.done(t, true)
 				return
@@ -183,7 +189,11 @@ func (ts *tunnels) relay(s *side) {
 		return
 	}
 	defer t.leave()
-	if s.raw == nil {
+	switch {
+	case s.stream != nil:
+		ts.relayStream(s)
+		return
+	case s.raw == nil:
 		ts.relayTLS(s)
 		return
 	}
@@ -193,7 +203,7 @@ func (ts *tunnels) relay(s *side) {
 			if t.stopping.Load() {
 				return
 			}
-			if err = t.poll.arm(s); err == nil {
+			if err = s.arm(); err == nil {
 				return
 			}
 		}
@@ -234,7 +244,7 @@ func (ts *tunnels) relayTLS(s *side) {
 				return
 			}
 			_ = s.src.SetReadDeadline(time.Time{})
-			if err = t.poll.arm(s); err == nil {
+			if err = s.arm(); err == nil {
 				return
 			}
 			ts.end(s, err)
@@ -310,7 +320,7 @@ func (ts *tunnels) done(t *tunnel, abort bool) {
 	}
 	if t.poll != nil {
 		for _, s := range t.sides {
-			t.poll.forget(s)
+			s.forget()
 		}
 	}
 	t.client.Close()
@@ -359,7 +369,7 @@ func (t *tunnel) stop() {
 	t.mu.Unlock()
 	if t.poll != nil {
 		for _, s := range t.sides {
-			t.poll.forget(s)
+			s.forget()
 		}
 	}
 	now := time.Now()

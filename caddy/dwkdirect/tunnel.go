@@ -55,7 +55,8 @@ func isWebSocketUpgrade(r *http.Request) bool {
 		httpguts.HeaderValuesContainsToken(r.Header["Upgrade"], "websocket")
 }
 
-// tunnel dials member at dial (over the peer link when there is one),
+// tunnel dials member at dial (a stream over the peer link when there is
+// one),
 // sends it r and relays its answer. It returns false, having written
 // nothing, when the reverse proxy should take the request instead: the
 // dial or the handshake failed, or the member answered with a retry
@@ -120,12 +121,13 @@ func (d *Direct) tunnel(w http.ResponseWriter, r *http.Request, member, dial str
 	return true
 }
 
-// dial connects to member at dial.
+// dial connects to member at dial: a stream over the member's session
+// when the proxy uses the peer link, else a TCP connection.
 func (d *Direct) dial(ctx context.Context, member, dial string) (net.Conn, error) {
-	var dialer net.Dialer
-	if d.link != nil {
-		return d.link.Dial(ctx, &dialer, member, dial)
+	if d.streams != nil {
+		return d.streams.Open(ctx, member, dial)
 	}
+	var dialer net.Dialer
 	return dialer.DialContext(ctx, "tcp", dial)
 }
 

@@ -3,6 +3,9 @@ package fleet
 import (
 	"errors"
 	"fmt"
+	"net"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +19,8 @@ import (
 // front door to a room another replica holds (a spliced tunnel), then
 // drains the front door's replica: the client gets close code 1012, so it
 // reconnects elsewhere, and the room goes on through another front door.
-// Over mutual TLS the tunnel copies on a goroutine per direction; over
-// plaintext internal links an idle tunnel waits in the shared poller.
+// The tunnel is a stream over the front door's session to the member,
+// over mutual TLS or plaintext internal links alike.
 func TestSplicedTunnelClosesWith1012(t *testing.T) {
 	for _, plaintext := range []bool{false, true} {
 		name := "mutual TLS"
@@ -104,4 +107,83 @@ func readUntil(t *testing.T, c *websocket.Conn, text string) {
 			return
 		}
 	}
+}
+
+// TestTunnelsToAMemberShareOneConnection opens WebSockets through one
+// replica's front door to rooms another replica holds: however many there
+// are, the front door keeps one connection to that member for them (a
+// session carrying a stream per tunnel), not one each.
+func TestTunnelsToAMemberShareOneConnection(t *testing.T) {
+	f := fleettest.Start(t, fleettest.Options{Replicas: 2})
+	door, other := f.Replicas[0], f.Replicas[1]
+	var rooms []string
+	for i := 0; len(rooms) < 20 && i < 400; i++ {
+		name := fmt.Sprintf("shared-%d", i)
+		_, member, err := get(door.Public+"/chat/rooms/"+name+"/messages", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if member == other.Member {
+			rooms = append(rooms, name)
+		}
+	}
+	if len(rooms) < 20 {
+		t.Fatalf("only %d rooms among 400 are held by %s", len(rooms), other.Member)
+	}
+	before := connectionsTo(t, door.Proc.PID(), other.Internal)
+	base := strings.Replace(door.Public, "http://", "ws://", 1)
+	for _, room := range rooms {
+		c, _, err := websocket.DefaultDialer.Dial(base+"/chat/rooms/"+room+"/ws?user=shared", nil)
+		if err != nil {
+			t.Fatalf("dial room %s: %v", room, err)
+		}
+		defer c.Close()
+		if err := c.WriteJSON(map[string]string{"text": "hello " + room}); err != nil {
+			t.Fatal(err)
+		}
+		readUntil(t, c, "hello "+room)
+	}
+	after := connectionsTo(t, door.Proc.PID(), other.Internal)
+	if grew := after - before; grew > 1 {
+		t.Fatalf("%d WebSockets to %s opened %d connections to it (%d before, %d after), want at most 1", len(rooms), other.Member, grew, before, after)
+	}
+}
+
+// connectionsTo counts the established TCP connections process pid has
+// to addr (host:port on 127.0.0.1), from /proc.
+func connectionsTo(t *testing.T, pid int, addr string) int {
+	t.Helper()
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inodes := map[string]bool{}
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range fds {
+		link, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", pid, fd.Name()))
+		if ino, ok := strings.CutPrefix(link, "socket:["); err == nil && ok {
+			inodes[strings.TrimSuffix(ino, "]")] = true
+		}
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/tcp", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote := fmt.Sprintf("0100007F:%04X", p)
+	n := 0
+	for _, line := range strings.Split(string(data), "\n")[1:] {
+		fields := strings.Fields(line)
+		// sl local rem st ... inode (field 9); 01 is ESTABLISHED.
+		if len(fields) > 9 && fields[2] == remote && fields[3] == "01" && inodes[fields[9]] {
+			n++
+		}
+	}
+	return n
 }

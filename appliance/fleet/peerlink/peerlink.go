@@ -1,8 +1,9 @@
 // Package peerlink is the one place a replica's link to its peers is
 // built: every sender (the front door proxying to a member, object
 // forwarding, tests and benches) and every receiver (the internal
-// listener) of internal requests gets its transport, listener and
-// handler from a Link, so they can never disagree on TLS or the MAC.
+// listener) of internal requests gets its transport, stream pool,
+// listener and handler from a Link, so they can never disagree on TLS or
+// the MAC.
 //
 // A Link always signs and verifies requests (package internalauth); with
 // Config.TLS set it also speaks mutual TLS (package internaltls), dialing
@@ -22,6 +23,7 @@ import (
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/internalauth"
 	"github.com/dwk/fleet/appliance/fleet/internaltls"
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 )
 
 // Config is what a Link needs.
@@ -105,6 +107,17 @@ func (l *Link) Dial(ctx context.Context, d *net.Dialer, member, addr string) (ne
 		return d.DialContext(ctx, "tcp", addr)
 	}
 	return l.id.DialTLS(d.DialContext, HandshakeTimeout)(internaltls.WithPeer(ctx, member), "tcp", addr)
+}
+
+// Streams returns a pool of sessions to peers (package peermux) over this
+// link: each session is a connection from Dial whose upgrade request is
+// signed, accepted by the peer's internal listener at peermux.Path.
+// Close it when done.
+func (l *Link) Streams() *peermux.Pool {
+	return peermux.NewPool(func(ctx context.Context, member, addr string) (net.Conn, error) {
+		var d net.Dialer
+		return l.Dial(ctx, &d, member, addr)
+	}, l.Sign)
 }
 
 // Resolver names the member a request is for (the member whose internal

@@ -29,8 +29,11 @@ type Listener struct {
 }
 
 // NewListener returns a Listener whose Addr is addr (the internal
-// listener's).
+// listener's), or a placeholder when addr is nil.
 func NewListener(addr net.Addr) *Listener {
+	if addr == nil {
+		addr = streamsAddr{}
+	}
 	return &Listener{addr: addr, accepted: make(chan *Stream, acceptBacklog), closed: make(chan struct{}), sessions: make(map[*Session]struct{})}
 }
 
@@ -123,3 +126,9 @@ func (l *Listener) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		l.mu.Unlock()
 	}()
 }
+
+// streamsAddr is the address of a Listener made without one.
+type streamsAddr struct{}
+
+func (streamsAddr) Network() string { return "peermux" }
+func (streamsAddr) String() string  { return "peermux" }

@@ -262,3 +262,20 @@ func TestAnUnsignedUpgradeIsRefused(t *testing.T) {
 		t.Fatalf("unsigned upgrade: %v, want refused with 401", err)
 	}
 }
+
+func TestAnOpenGivenUpByItsCallerLeavesTheSession(t *testing.T) {
+	p := newPair(t)
+	live, peer := p.openAccepted(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	if _, err := p.pool.Open(ctx, "m", p.addr); !errors.Is(err, context.Canceled) {
+		t.Fatalf("open whose caller went away: %v", err)
+	}
+	go p.l.Accept() // the abandoned stream
+	live.SetDeadline(time.Now().Add(5 * time.Second))
+	peer.Write([]byte("still here"))
+	buf := make([]byte, 10)
+	if _, err := io.ReadFull(live, buf); err != nil {
+		t.Fatalf("a stream of the session after another's open was given up: %v", err)
+	}
+}

@@ -19,6 +19,9 @@ type Dialer func(ctx context.Context, member, addr string) (net.Conn, error)
 // Signer authenticates a request to a peer (the peer link's MAC).
 type Signer func(*http.Request) (*http.Request, error)
 
+// connectTimeout bounds making a session when the caller set no deadline.
+const connectTimeout = 10 * time.Second
+
 // Pool opens streams to peers, over one session per peer, made on first
 // use and made again once it has closed.
 type Pool struct {
@@ -80,7 +83,15 @@ func (p *Pool) session(ctx context.Context, k peer) (*Session, error) {
 	}
 	p.mu.Unlock()
 	if mine {
-		pd.s, pd.err = p.connect(ctx, k)
+		// Made for every caller: the first one's going away does not
+		// stop it, its deadline (or connectTimeout) does.
+		deadline, ok := ctx.Deadline()
+		if !ok {
+			deadline = time.Now().Add(connectTimeout)
+		}
+		cctx, cancel := context.WithDeadline(context.WithoutCancel(ctx), deadline)
+		pd.s, pd.err = p.connect(cctx, k)
+		cancel()
 		close(pd.ready)
 		if pd.err != nil {
 			p.drop(k, pd)

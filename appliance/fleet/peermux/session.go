@@ -125,8 +125,8 @@ func (s *Session) fail(err error) {
 }
 
 // Open opens a stream and waits, until ctx ends, for the peer to accept
-// it. A session whose peer does not answer in time is closed: it has
-// stopped reading.
+// it. A session whose peer does not answer by ctx's deadline is closed:
+// it has stopped reading.
 func (s *Session) Open(ctx context.Context) (*Stream, error) {
 	if !s.opener {
 		return nil, errors.New("peermux: this side accepts streams; it cannot open one")
@@ -152,7 +152,11 @@ func (s *Session) Open(ctx context.Context) (*Stream, error) {
 	select {
 	case <-st.accepted:
 	case <-ctx.Done():
-		s.fail(fmt.Errorf("peermux: the peer did not accept a stream in time: %w", ctx.Err()))
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			s.fail(fmt.Errorf("peermux: the peer did not accept a stream in time: %w", ctx.Err()))
+		} else {
+			st.Close()
+		}
 		return nil, ctx.Err()
 	}
 	st.mu.Lock()

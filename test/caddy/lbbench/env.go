@@ -19,6 +19,7 @@ import (
 	"github.com/dwk/fleet/appliance/fleet/membership"
 	"github.com/dwk/fleet/appliance/fleet/namespaces"
 	"github.com/dwk/fleet/appliance/fleet/objectid"
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
 	"github.com/dwk/fleet/caddy/frontdoor"
@@ -171,8 +172,15 @@ func serve(h http.Handler) (*http.Server, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Like a replica's internal listener, it also serves the streams of
+	// the sessions the front door opens for its WebSocket tunnels.
+	streams := peermux.NewListener(ln.Addr())
+	mux := http.NewServeMux()
+	mux.Handle(peermux.Path, streams)
+	mux.Handle("/", h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
+	go srv.Serve(streams)
 	return srv, "http://" + ln.Addr().String(), nil
 }
 
