@@ -10,13 +10,16 @@
 //     the client but replayed through the reverse proxy on another member,
 //     with the body (up to replay_body bytes) sent again.
 //   - WebSocket upgrades for objects held by another member are spliced: the
-//     handler dials the member, relays the handshake and, after 101, copies
-//     bytes between the two connections (see splice.go). On Linux, when
-//     both are plain TCP sockets, an idle tunnel runs no goroutine and
-//     holds no buffer: one poller per process (epoll, poller_linux.go)
-//     waits for the sockets of every idle tunnel and starts a relay for a
-//     side when bytes arrive. Otherwise (TLS on either side, other systems)
-//     each direction runs a goroutine parked on its socket. When the front
+//     handler opens a stream to the member (over the peer link: one
+//     session per member carries every tunnel, package peermux, stream.go;
+//     without the dwk transport, a TCP connection), relays the handshake
+//     and, after 101, copies bytes between the client's connection and the
+//     stream (see splice.go). On Linux an idle tunnel runs no goroutine:
+//     one poller per process (epoll, poller_linux.go) waits for the client
+//     sockets of every idle tunnel (under TLS, the socket beneath), a
+//     stream announces its own bytes (Notify), and a relay starts for a
+//     side when bytes arrive. On other systems each direction runs a
+//     goroutine parked on its source. When the front
 //     door stops, each tunnel gets a close frame 1012 (service restart) on
 //     the client side, so clients reconnect to another replica.
 //

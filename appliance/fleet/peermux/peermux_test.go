@@ -258,8 +258,17 @@ func TestAnUnsignedUpgradeIsRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, err := p.pool.Open(ctx, "m", p.addr)
-	if err == nil || !strings.Contains(err.Error(), "401") {
+	if !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("unsigned upgrade: %v, want refused with 401", err)
+	}
+	// Not asked again for a while: a peer without sessions (an older
+	// version) costs later tunnels nothing.
+	p.pool.dial = func(context.Context, string, string) (net.Conn, error) {
+		t.Fatal("dialed a peer that refused the upgrade just before")
+		return nil, nil
+	}
+	if _, err := p.pool.Open(ctx, "m", p.addr); !errors.Is(err, ErrRefused) {
+		t.Fatalf("second open: %v, want ErrRefused at once", err)
 	}
 }
 

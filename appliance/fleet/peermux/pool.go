@@ -22,6 +22,15 @@ type Signer func(*http.Request) (*http.Request, error)
 // connectTimeout bounds making a session when the caller set no deadline.
 const connectTimeout = 10 * time.Second
 
+// refusedFor is how long a peer that answered the upgrade with anything
+// but 101 (a version without sessions, during a rolling deploy) is not
+// asked again: Open fails at once, with ErrRefused.
+const refusedFor = 30 * time.Second
+
+// ErrRefused: the peer does not take sessions (it answered the upgrade
+// with something else than 101 Switching Protocols).
+var ErrRefused = errors.New("peermux: the peer refused the session upgrade")
+
 // Pool opens streams to peers, over one session per peer, made on first
 // use and made again once it has closed.
 type Pool struct {
@@ -30,6 +39,7 @@ type Pool struct {
 
 	mu       sync.Mutex
 	sessions map[peer]*pending
+	refused  map[peer]time.Time // peers that refused the upgrade, until when it is not asked again
 	closed   bool
 }
 
@@ -45,7 +55,7 @@ type pending struct {
 // NewPool returns a pool that connects with dial and signs each session's
 // upgrade request with sign.
 func NewPool(dial Dialer, sign Signer) *Pool {
-	return &Pool{dial: dial, sign: sign, sessions: make(map[peer]*pending)}
+	return &Pool{dial: dial, sign: sign, sessions: make(map[peer]*pending), refused: make(map[peer]time.Time)}
 }
 
 // Open opens a stream to member at addr, making the session first if
@@ -65,6 +75,13 @@ func (p *Pool) session(ctx context.Context, k peer) (*Session, error) {
 	if p.closed {
 		p.mu.Unlock()
 		return nil, errors.New("peermux: pool closed")
+	}
+	if until, ok := p.refused[k]; ok {
+		if time.Now().Before(until) {
+			p.mu.Unlock()
+			return nil, ErrRefused
+		}
+		delete(p.refused, k)
 	}
 	pd := p.sessions[k]
 	if pd != nil {
@@ -95,6 +112,11 @@ func (p *Pool) session(ctx context.Context, k peer) (*Session, error) {
 		close(pd.ready)
 		if pd.err != nil {
 			p.drop(k, pd)
+			if errors.Is(pd.err, ErrRefused) {
+				p.mu.Lock()
+				p.refused[k] = time.Now().Add(refusedFor)
+				p.mu.Unlock()
+			}
 		} else {
 			go func() {
 				<-pd.s.Done()
@@ -168,7 +190,11 @@ func upgrade(ctx context.Context, conn net.Conn, sign Signer, host string) (*Ses
 	}
 	res.Body.Close()
 	if res.StatusCode != http.StatusSwitchingProtocols {
-		return nil, fmt.Errorf("peermux: upgrade: the peer answered %s", res.Status)
+		if res.StatusCode == http.StatusServiceUnavailable {
+			// Draining, or not ready: asked again next time.
+			return nil, fmt.Errorf("peermux: upgrade: the peer answered %s", res.Status)
+		}
+		return nil, fmt.Errorf("%w: it answered %s", ErrRefused, res.Status)
 	}
 	if !stop() {
 		return nil, ctx.Err()

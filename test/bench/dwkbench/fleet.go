@@ -47,7 +47,7 @@ func benchFleet(ctx context.Context, o options) (Section, error) {
 			"Handoff: SIGTERM the holder of 5 objects (lease TTL 10s), time until the last is served elsewhere, including the 700ms drain notice; 3 times. " +
 			"Rolling deploy: SIGTERM, wait, start each replica in turn under 8 paced clients through health-checked front doors. " +
 			"Creation: through one front door, the first request to a new counter object against an increment of an existing one, taking turns (300 pairs, p50s), then 16 clients each creating new objects one after another for 10 s. " +
-			"Sockets: 2 replicas; idle chat-room WebSockets through one replica's front door to rooms placed on the other (spliced over the mutual-TLS peer link), the growth of the proxying dwk serve process's RSS per socket, 5 s after they went idle.",
+			"Sockets: 2 replicas; idle chat-room WebSockets through one replica's front door to rooms placed on the other (each tunnel a stream over the proxying replica's one mutual-TLS session to the other), the growth of the proxying dwk serve process's RSS per socket, 5 s after they went idle.",
 		Header: []string{"measure", "value", "detail"},
 		Rows: [][]string{
 			{"coordination round trips per request, lease held", fmt.Sprintf("%.3f", perReq("coord-round-trips")),
