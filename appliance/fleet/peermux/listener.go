@@ -24,7 +24,7 @@ type Listener struct {
 	closed   chan struct{}
 	once     sync.Once
 
-	mu       sync.Mutex
+	mu       sync.Mutex // guards sessions, and orders hand against Close
 	sessions map[*Session]struct{}
 }
 
@@ -53,11 +53,21 @@ func (l *Listener) Accept() (net.Conn, error) {
 	}
 }
 
-// Close stops accepting streams; the sessions and their open streams go
-// on until CloseSessions.
+// Close stops accepting streams, refusing those still waiting for
+// Accept; the sessions and their accepted streams go on until
+// CloseSessions.
 func (l *Listener) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.once.Do(func() { close(l.closed) })
-	return nil
+	for {
+		select {
+		case st := <-l.accepted:
+			st.Close()
+		default:
+			return nil
+		}
+	}
 }
 
 // CloseSessions closes every session (and stream) upgraded so far.
@@ -76,6 +86,8 @@ func (l *Listener) Addr() net.Addr { return l.addr }
 
 // hand queues st for Accept; false when the backlog is full or l closed.
 func (l *Listener) hand(st *Stream) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	select {
 	case <-l.closed:
 		return false

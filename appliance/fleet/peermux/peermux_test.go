@@ -288,3 +288,24 @@ func TestAnOpenGivenUpByItsCallerLeavesTheSession(t *testing.T) {
 		t.Fatalf("a stream of the session after another's open was given up: %v", err)
 	}
 }
+
+func TestStreamsWaitingWhenTheListenerClosesAreRefused(t *testing.T) {
+	p := newPair(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	errc := make(chan error, 1)
+	go func() {
+		_, err := p.pool.Open(ctx, "m", p.addr)
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond) // opened, not accepted
+	p.l.Close()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, errRefused) {
+			t.Fatalf("open while the listener closed: %v, want refused", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("an open waiting for Accept was not refused when the listener closed")
+	}
+}
