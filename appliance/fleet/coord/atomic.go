@@ -17,6 +17,7 @@ type Atomic struct {
 	s         *Store
 	checks    []check
 	muts      []mutation
+	reads     []tuple.Key // read when a check fails (ReadOnFail)
 	err       error
 	committed bool
 }
@@ -50,10 +51,23 @@ type CommitResult struct {
 	// Versionstamp is the commit's versionstamp when OK; every key the
 	// operation wrote now carries it.
 	Versionstamp Versionstamp
+	// Read holds, when a check failed, the entries of the keys given to
+	// ReadOnFail, in their order, as Get would return them: read from one
+	// snapshot in the commit's round trip.
+	Read []Entry
 }
 
 // Atomic starts an atomic operation.
 func (s *Store) Atomic() *Atomic { return &Atomic{s: s} }
+
+// ReadOnFail has a commit whose checks fail also read keys (at most
+// MaxGetMany), in the same round trip (CommitResult.Read): the operation
+// can be tried on an assumption (that the keys are absent, say) at no
+// extra cost when the assumption is wrong.
+func (a *Atomic) ReadOnFail(keys ...tuple.Key) *Atomic {
+	a.reads = append(a.reads, keys...)
+	return a
+}
 
 // Check requires key's current versionstamp to be vs; a zero vs requires
 // the key to be absent (missing or expired).
@@ -159,6 +173,9 @@ func (a *Atomic) Commit(ctx context.Context) (CommitResult, error) {
 	if a.err != nil {
 		return CommitResult{}, fmt.Errorf("atomic: %w", a.err)
 	}
+	if len(a.reads) > MaxGetMany {
+		return CommitResult{}, fmt.Errorf("atomic: %d keys to read on failure: %w (limit %d)", len(a.reads), ErrTooManyOps, MaxGetMany)
+	}
 	if len(a.checks) > MaxChecks || len(a.muts) > MaxMutations {
 		return CommitResult{}, fmt.Errorf("atomic: %d checks, %d mutations: %w (limits %d, %d)",
 			len(a.checks), len(a.muts), ErrTooManyOps, MaxChecks, MaxMutations)
@@ -168,7 +185,10 @@ func (a *Atomic) Commit(ctx context.Context) (CommitResult, error) {
 		return CommitResult{}, err
 	}
 	defer cancel()
-	plan := planCommit(a.checks, a.muts)
+	plan, err := planCommit(a.checks, a.muts, a.reads)
+	if err != nil {
+		return CommitResult{}, fmt.Errorf("atomic: %w", err)
+	}
 	for attempt := 1; ; attempt++ {
 		res, err := a.s.c.Batch(ctx, plan.steps)
 		if err != nil {

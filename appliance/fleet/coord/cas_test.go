@@ -72,3 +72,39 @@ func TestConcurrentCAS(t *testing.T) {
 	}
 	t.Logf("%d of %d attempts won", wins, contenders*attempts)
 }
+
+// TestReadOnFail tries a write on the assumption that keys are absent:
+// when they are, it commits (and reads nothing); when one is not, nothing
+// is written and the commit returns both keys as they are, read in the
+// same round trip.
+func TestReadOnFail(t *testing.T) {
+	srv := startServer(t)
+	s := srv.open(t, Options{})
+	ctx := ctxFor(t)
+	a, b := tuple.Key{"rof", "a"}, tuple.Key{"rof", "b"}
+	try := func(value string) CommitResult {
+		t.Helper()
+		res, err := s.Atomic().Check(a, 0).Check(b, 0).Set(a, []byte(value), 0).ReadOnFail(a, b).Commit(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := try("one")
+	if !first.OK || first.Read != nil {
+		t.Fatalf("commit on absent keys: %+v, want OK and nothing read", first)
+	}
+	second := try("two")
+	if second.OK || len(second.Read) != 2 {
+		t.Fatalf("commit on a present key: %+v, want a failed check and both keys read", second)
+	}
+	if got := second.Read[0]; string(got.Value) != "one" || got.Versionstamp != first.Versionstamp || got.Key.String() != a.String() {
+		t.Fatalf("read a: %+v, want the first commit's value and versionstamp", got)
+	}
+	if got := second.Read[1]; got.Exists() || got.Key.String() != b.String() {
+		t.Fatalf("read b: %+v, want absent", got)
+	}
+	if e, err := s.Get(ctx, a); err != nil || string(e.Value) != "one" {
+		t.Fatalf("after the failed commit: %q, %v; want the first value kept", e.Value, err)
+	}
+}

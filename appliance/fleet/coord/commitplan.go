@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
@@ -17,6 +18,7 @@ import (
 //	<mutations, in order>
 //	COMMIT
 //	ROLLBACK                                       (if BEGIN ran and COMMIT did not)
+//	SELECT … the keys to read on failure          (if any, and the checks failed)
 //
 // each step running only if the one before it succeeded. A failed check
 // sets the NOT NULL column check_ok to NULL, which fails the check
@@ -29,9 +31,11 @@ type commitPlan struct {
 	firstMut int
 	kinds    []mutationKind
 	commit   int
+	read     *manyRead // nil without keys to read on failure
+	readStep int
 }
 
-func planCommit(checks []check, muts []mutation) *commitPlan {
+func planCommit(checks []check, muts []mutation, reads []tuple.Key) (*commitPlan, error) {
 	p := &commitPlan{check: -1, kinds: make([]mutationKind, len(muts))}
 	add := func(stmt hrana.Stmt) int {
 		st := hrana.BatchStep{Stmt: stmt}
@@ -56,7 +60,18 @@ func planCommit(checks []check, muts []mutation) *commitPlan {
 		Condition: hrana.CondAnd(*hrana.CondOK(0), *hrana.CondNot(hrana.CondOK(uint32(p.commit)))),
 		Stmt:      hrana.NewStmt(`ROLLBACK`),
 	})
-	return p
+	if len(reads) > 0 && p.check >= 0 {
+		q, err := newManyRead(reads)
+		if err != nil {
+			return nil, err
+		}
+		p.read, p.readStep = q, len(p.steps)
+		p.steps = append(p.steps, hrana.BatchStep{
+			Condition: hrana.CondAnd(*hrana.CondOK(0), *hrana.CondNot(hrana.CondOK(uint32(p.check)))),
+			Stmt:      q.stmt,
+		})
+	}
+	return p, nil
 }
 
 func checkStmt(checks []check) hrana.Stmt {
@@ -139,7 +154,7 @@ func (p *commitPlan) result(res hrana.BatchResult) (out CommitResult, retry bool
 	if p.check >= 0 {
 		if e := hranaclient.StepError(res, p.check); e != nil {
 			if isConstraint(e) {
-				return CommitResult{OK: false}, false, nil
+				return p.failed(res)
 			}
 			return CommitResult{}, false, fmt.Errorf("atomic commit: checks: %w", e)
 		}
@@ -168,6 +183,25 @@ func (p *commitPlan) result(res hrana.BatchResult) (out CommitResult, retry bool
 		return CommitResult{}, false, fmt.Errorf("atomic commit: versionstamp missing from the result")
 	}
 	return CommitResult{OK: true, Versionstamp: Versionstamp(rows[0][0].Int)}, false, nil
+}
+
+// failed is the result of a commit whose checks failed, with the keys to
+// read on failure.
+func (p *commitPlan) failed(res hrana.BatchResult) (CommitResult, bool, error) {
+	if p.read == nil {
+		return CommitResult{OK: false}, false, nil
+	}
+	if e := hranaclient.StepError(res, p.readStep); e != nil {
+		return CommitResult{}, false, fmt.Errorf("atomic commit: read after the failed checks: %w", e)
+	}
+	if !hranaclient.StepRan(res, p.readStep) {
+		return CommitResult{}, false, fmt.Errorf("atomic commit: the read after the failed checks did not run")
+	}
+	read, err := p.read.entries(res.StepResults[p.readStep].Rows)
+	if err != nil {
+		return CommitResult{}, false, fmt.Errorf("atomic commit: %w", err)
+	}
+	return CommitResult{OK: false, Read: read}, false, nil
 }
 
 // isConstraint recognises a constraint violation: "SQLITE_CONSTRAINT" from

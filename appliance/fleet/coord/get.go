@@ -54,34 +54,59 @@ func (s *Store) getMany(ctx context.Context, keys []tuple.Key) ([]Entry, error) 
 	if len(keys) > MaxGetMany {
 		return nil, fmt.Errorf("get many: %d keys: %w (limit %d)", len(keys), ErrTooManyOps, MaxGetMany)
 	}
-	out := make([]Entry, len(keys))
 	if len(keys) == 0 {
-		return out, nil
+		return []Entry{}, nil
 	}
+	q, err := newManyRead(keys)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.c.Execute(ctx, q.stmt)
+	if err != nil {
+		return nil, fmt.Errorf("get many (%d keys): %w", len(keys), err)
+	}
+	return q.entries(res.Rows)
+}
+
+// manyRead is the statement that reads several keys, and how its rows
+// map back to them.
+type manyRead struct {
+	keys  []tuple.Key
+	stmt  hrana.Stmt
+	index map[string][]int // encoded key → positions in keys
+}
+
+// newManyRead builds the read of keys (at least one).
+func newManyRead(keys []tuple.Key) (*manyRead, error) {
 	args := make([]hrana.Value, len(keys))
-	index := make(map[string][]int, len(keys))
+	q := &manyRead{keys: keys, index: make(map[string][]int, len(keys))}
 	for i, key := range keys {
 		k, err := encodeKey(key)
 		if err != nil {
 			return nil, fmt.Errorf("get many: key %d: %w", i, err)
 		}
 		args[i] = hrana.Blob(k)
-		index[string(k)] = append(index[string(k)], i)
-		out[i] = Entry{Key: key}
+		q.index[string(k)] = append(q.index[string(k)], i)
 	}
 	placeholders := strings.Repeat("?, ", len(keys)-1) + "?"
-	res, err := s.c.Execute(ctx, hrana.NewStmt(
-		`SELECT `+selectEntry+` FROM coord_kv WHERE key IN (`+placeholders+`) AND `+live, args...))
-	if err != nil {
-		return nil, fmt.Errorf("get many (%d keys): %w", len(keys), err)
+	q.stmt = hrana.NewStmt(`SELECT `+selectEntry+` FROM coord_kv WHERE key IN (`+placeholders+`) AND `+live, args...)
+	return q, nil
+}
+
+// entries maps the read's rows to the keys' entries, absent keys as in
+// Get.
+func (q *manyRead) entries(rows [][]hrana.Value) ([]Entry, error) {
+	out := make([]Entry, len(q.keys))
+	for i, key := range q.keys {
+		out[i] = Entry{Key: key}
 	}
-	for _, row := range res.Rows {
+	for _, row := range rows {
 		e, err := scanEntry(row)
 		if err != nil {
 			return nil, fmt.Errorf("get many: %w", err)
 		}
-		for _, i := range index[string(row[0].Blob)] {
-			e.Key = keys[i]
+		for _, i := range q.index[string(row[0].Blob)] {
+			e.Key = q.keys[i]
 			out[i] = e
 		}
 	}

@@ -26,11 +26,15 @@
 //
 // # Acquire, heartbeat, release
 //
-// Acquire reads the lease and the epoch counter (one round trip) and, if
-// the lease names another member, that member's liveness (one round trip,
-// unless its epoch is known to have ended); it takes the lease if no live
-// lease exists, writing both keys in one atomic operation (one round
-// trip) that checks that neither changed. A member's first Acquire, and
+// Acquire first tries to take the lease as the object's first: epoch 1,
+// in one atomic operation that checks that neither the lease nor the
+// epoch counter exists (one round trip, all a new object costs) and,
+// when they do, reads them instead in the same round trip
+// (coord.Atomic.ReadOnFail). It then reads, if the lease names another
+// member, that member's liveness (one round trip, unless its epoch is
+// known to have ended); it takes the lease if no live lease exists,
+// writing both keys in one atomic operation (one round trip) that checks
+// that neither changed. A member's first Acquire, and
 // the first after its liveness epoch ended, starts a new epoch (two round
 // trips).
 //

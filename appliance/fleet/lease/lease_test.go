@@ -414,3 +414,36 @@ func TestLivenessReadsAnEpochNewerThanItsCache(t *testing.T) {
 		t.Errorf("a lease under the replaced liveness epoch judged live")
 	}
 }
+
+// TestAcquireRoundTrips: a new object's first lease takes one round trip;
+// an object that had one (released, here) takes two, as before there was
+// a first-lease shortcut, and gets the next epoch.
+func TestAcquireRoundTrips(t *testing.T) {
+	e := newEnv(t)
+	ctx := ctxFor(t)
+	st := e.storeWithOwnCounter(t)
+	a := manager(t, st, "a", nil)
+	if _, err := a.Acquire(ctx, "C", "warm"); err != nil { // starts the liveness epoch
+		t.Fatal(err)
+	}
+	acquire := func(id string) (*Lease, uint64) {
+		t.Helper()
+		before := st.Client().RoundTrips()
+		l, err := a.Acquire(ctx, "C", id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, st.Client().RoundTrips() - before
+	}
+	l, trips := acquire("new")
+	if trips != 1 || l.Epoch() != 1 {
+		t.Fatalf("first lease of a new object: %d round trips, epoch %d; want 1 and 1", trips, l.Epoch())
+	}
+	if err := l.Release(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l, trips = acquire("new")
+	if trips != 2 || l.Epoch() != 2 {
+		t.Fatalf("lease of an object leased before: %d round trips, epoch %d; want 2 and 2", trips, l.Epoch())
+	}
+}
