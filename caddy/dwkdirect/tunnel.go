@@ -56,8 +56,7 @@ func isWebSocketUpgrade(r *http.Request) bool {
 }
 
 // tunnel dials member at dial (a stream over the peer link when there is
-// one),
-// sends it r and relays its answer. It returns false, having written
+// one), sends it r and relays its answer. It returns false, having written
 // nothing, when the reverse proxy should take the request instead: the
 // dial or the handshake failed, or the member answered with a retry
 // answer (it is then marked tried).
