@@ -309,3 +309,63 @@ func TestStreamsWaitingWhenTheListenerClosesAreRefused(t *testing.T) {
 		t.Fatal("an open waiting for Accept was not refused when the listener closed")
 	}
 }
+
+// TestManyStreamsAtOnce runs many echoing streams over one session at
+// once, with writes of every size and slow readers among them: every
+// stream gets back exactly what it sent.
+func TestManyStreamsAtOnce(t *testing.T) {
+	p := newPair(t)
+	p.echo()
+	const streams = 40
+	errs := make(chan error, streams)
+	for i := range streams {
+		go func() {
+			errs <- func() error {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				st, err := p.pool.Open(ctx, "m", p.addr)
+				if err != nil {
+					return err
+				}
+				defer st.Close()
+				st.SetDeadline(time.Now().Add(20 * time.Second))
+				data := make([]byte, 1+i*17000)
+				rand.Read(data)
+				go func() {
+					for rest := data; len(rest) > 0; {
+						n := min(len(rest), 1+len(rest)%5000)
+						if _, err := st.Write(rest[:n]); err != nil {
+							return
+						}
+						rest = rest[n:]
+					}
+					st.CloseWrite()
+				}()
+				var got bytes.Buffer
+				buf := make([]byte, 1+i*97)
+				for {
+					n, err := st.Read(buf)
+					got.Write(buf[:n])
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						return err
+					}
+					if i%4 == 0 {
+						time.Sleep(time.Millisecond) // a slow reader
+					}
+				}
+				if !bytes.Equal(got.Bytes(), data) {
+					return errors.New("echo differs from what was sent")
+				}
+				return nil
+			}()
+		}()
+	}
+	for range streams {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
