@@ -1,6 +1,8 @@
 package fleet
 
 import (
+	"bufio"
+	"context"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -15,12 +17,14 @@ import (
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/internaltls"
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
+	"github.com/dwk/fleet/appliance/fleet/peermux"
 	"github.com/dwk/fleet/test/fleettest"
 )
 
 // TestSecurityRefusals checks, against a real replica with internal TLS
 // (the fleettest default), that its internal listener refuses plaintext,
-// a certificate of another CA and an unsigned or wrongly signed request,
+// a certificate of another CA and an unsigned or wrongly signed request
+// (session upgrades for tunnels, and requests over their streams, too),
 // that a client expecting another member refuses it, and that its admin
 // API (on a non-loopback address, so over TLS) refuses a missing or wrong
 // token and serves `dwk status` trusting the fleet CA.
@@ -82,6 +86,46 @@ func TestSecurityRefusals(t *testing.T) {
 		code, _, err := sendVia(&http.Client{Timeout: 30 * time.Second, Transport: link.Transport(nil, peerlink.Peer("r0"))}, mustRequest(t, "GET", url), nil)
 		if code != http.StatusUnauthorized || !strings.Contains(err.Error(), "bad MAC") {
 			t.Fatalf("got %d, %v; want 401 bad MAC", code, err)
+		}
+	})
+	t.Run("sessions for tunnels", func(t *testing.T) {
+		links := map[string]*peerlink.Link{}
+		for name, secret := range map[string]string{"ours": f.Secret, "other": strings.Repeat("x", 64)} {
+			l, err := peerlink.New(peerlink.Config{Secret: []byte(secret), Fleet: f.Name, Member: "tester", TLS: &internaltls.Files{
+				CA: filepath.Join(pki, "ca.pem"), Cert: filepath.Join(pki, "tester.pem"), Key: filepath.Join(pki, "tester-key.pem"),
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			links[name] = l
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		other := links["other"].Streams()
+		defer other.Close()
+		if _, err := other.Open(ctx, r.Member, r.Internal); !errors.Is(err, peermux.ErrRefused) || !strings.Contains(err.Error(), "401") {
+			t.Fatalf("session upgrade signed with another secret: %v, want refused with 401", err)
+		}
+		ours := links["ours"].Streams()
+		defer ours.Close()
+		st, err := ours.Open(ctx, r.Member, r.Internal)
+		if err != nil {
+			t.Fatalf("session upgrade over mTLS and signed: %v", err)
+		}
+		defer st.Close()
+		st.SetDeadline(time.Now().Add(10 * time.Second))
+		// A stream is a connection to the internal listener: unsigned
+		// requests over it are refused like any other.
+		if err := mustRequest(t, "GET", url).Write(st); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(bufio.NewReader(st), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("unsigned request over a stream: %s, want 401", resp.Status)
 		}
 	})
 	t.Run("request over mTLS and signed", func(t *testing.T) {
