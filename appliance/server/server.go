@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/dwk/fleet/appliance/process/netaddr"
 	"github.com/dwk/fleet/appliance/server/tail"
 
@@ -238,6 +240,8 @@ func (s *Server) Run(ctx context.Context) error {
 		s.mu.Lock()
 		s.addr = fd.Addr()
 		s.mu.Unlock()
+		s.metrics.GaugeFunc("dwk_frontdoor_tunnels", "WebSockets this replica's front door splices to other members, each a stream over its session to the member.",
+			prometheus.Labels{"member": s.member}, func() float64 { return float64(fd.Tunnels()) })
 	}
 	if app.fleet != nil {
 		if err := app.fleet.ready(ctx); err != nil {

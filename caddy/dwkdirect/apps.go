@@ -33,6 +33,15 @@ func (a *App) closeAfter(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// Tunnels is how many WebSockets the dwk_direct handler naming a splices
+// to other members now.
+func (a *App) Tunnels() int {
+	if d := a.direct.Load(); d != nil && d.tunnels != nil {
+		return d.tunnels.count()
+	}
+	return 0
+}
+
 // Register makes h the app that dwk_direct handlers configured with
 // "app": name hand requests to. Register before the Caddy config that
 // names it is loaded; Unregister after it is stopped.

@@ -48,6 +48,13 @@ func newTunnels(log *zap.Logger) *tunnels {
 	return &tunnels{log: log, open: make(map[*tunnel]struct{})}
 }
 
+// count is how many tunnels are open.
+func (ts *tunnels) count() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return len(ts.open)
+}
+
 // tunnel is one spliced WebSocket: the client's connection to the front
 // door and the front door's to the member.
 type tunnel struct {

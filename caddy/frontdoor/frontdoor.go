@@ -191,6 +191,15 @@ func (f *FrontDoor) Closing() {
 	}
 }
 
+// Tunnels is how many WebSockets the front door splices to other
+// members now (0 without an in-process app).
+func (f *FrontDoor) Tunnels() int {
+	if f.app == nil {
+		return 0
+	}
+	return f.app.Tunnels()
+}
+
 // Stop stops Caddy: it stops accepting connections, waits up to the grace
 // period (drain.timeout) for proxied requests, closes proxied WebSockets
 // and stops the dwk modules. It returns early with ctx's error if ctx ends

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/dwk/fleet/test/fleettest"
+	"github.com/dwk/fleet/test/wait"
 )
 
 // TestSplicedTunnelClosesWith1012 opens a WebSocket through one replica's
@@ -132,12 +133,14 @@ func TestTunnelsToAMemberShareOneConnection(t *testing.T) {
 	}
 	before := connectionsTo(t, door.Proc.PID(), other.Internal)
 	base := strings.Replace(door.Public, "http://", "ws://", 1)
+	var conns []*websocket.Conn
 	for _, room := range rooms {
 		c, _, err := websocket.DefaultDialer.Dial(base+"/chat/rooms/"+room+"/ws?user=shared", nil)
 		if err != nil {
 			t.Fatalf("dial room %s: %v", room, err)
 		}
 		defer c.Close()
+		conns = append(conns, c)
 		if err := c.WriteJSON(map[string]string{"text": "hello " + room}); err != nil {
 			t.Fatal(err)
 		}
@@ -147,6 +150,21 @@ func TestTunnelsToAMemberShareOneConnection(t *testing.T) {
 	if grew := after - before; grew > 1 {
 		t.Fatalf("%d WebSockets to %s opened %d connections to it (%d before, %d after), want at most 1", len(rooms), other.Member, grew, before, after)
 	}
+	tunnels := func() float64 {
+		v, ok := door.Metric(`dwk_frontdoor_tunnels{member="` + door.Member + `"}`)
+		if !ok {
+			t.Fatal("no dwk_frontdoor_tunnels on the front door's replica")
+		}
+		return v
+	}
+	if n := tunnels(); n != float64(len(rooms)) {
+		t.Fatalf("dwk_frontdoor_tunnels = %v with %d sockets open", n, len(rooms))
+	}
+	// Closed by their clients, the tunnels (and their streams) go away.
+	for _, c := range conns {
+		c.Close()
+	}
+	wait.Within(t, 10*time.Second, "every tunnel to end", func() bool { return tunnels() == 0 })
 }
 
 // connectionsTo counts the established TCP connections process pid has
