@@ -64,7 +64,8 @@ var ErrSessionClosed = errors.New("peermux: session closed")
 // errRefused: the peer refused to accept a stream.
 var errRefused = errors.New("peermux: stream refused by the peer")
 
-// frames are the write buffers of data frames.
+// frames are buffers of one frame: what a write sends, and what a data
+// frame's payload is read into.
 var frames = sync.Pool{New: func() any { b := make([]byte, headerLen+maxData); return &b }}
 
 // Session is one connection carrying streams.
