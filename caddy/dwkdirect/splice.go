@@ -207,12 +207,8 @@ func (ts *tunnels) relay(s *side) {
 	for {
 		n, buf, again, err := readNow(s.raw)
 		if again {
-			if t.stopping.Load() {
-				return
-			}
-			if err = s.arm(); err == nil {
-				return
-			}
+			ts.idle(s)
+			return
 		}
 		if err = s.pass(buf, n, &buffers, err); err == nil {
 			continue
@@ -232,7 +228,6 @@ const tlsDrainWait = time.Millisecond
 // finds nothing more times out after tlsDrainWait; crypto/tls keeps a
 // partial record across such a timeout.
 func (ts *tunnels) relayTLS(s *side) {
-	t := s.t
 	for {
 		_ = s.src.SetReadDeadline(time.Now().Add(tlsDrainWait))
 		buf := buffers.Get().(*[]byte)
@@ -247,20 +242,26 @@ func (ts *tunnels) relayTLS(s *side) {
 					return
 				}
 			}
-			if t.stopping.Load() {
-				return
-			}
 			_ = s.src.SetReadDeadline(time.Time{})
-			if err = s.arm(); err == nil {
-				return
-			}
-			ts.end(s, err)
+			ts.idle(s)
 			return
 		}
 		if err = s.pass(buf, n, &buffers, err); err != nil {
 			ts.end(s, err)
 			return
 		}
+	}
+}
+
+// idle is where a relay ends once s's source has nothing more to read: s
+// is armed again, unless its tunnel is stopping, and ended if it cannot
+// be.
+func (ts *tunnels) idle(s *side) {
+	if s.t.stopping.Load() {
+		return
+	}
+	if err := s.arm(); err != nil {
+		ts.end(s, err)
 	}
 }
 

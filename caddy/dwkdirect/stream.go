@@ -31,21 +31,16 @@ func (s *side) forget() {
 
 // relayStream copies what s's stream has, then arms it again.
 func (ts *tunnels) relayStream(s *side) {
-	t := s.t
 	for {
 		buf := buffers.Get().(*[]byte)
 		n, err := s.stream.ReadNow(*buf)
 		if n == 0 {
 			buffers.Put(buf)
 			if err == nil {
-				if t.stopping.Load() {
-					return
-				}
-				if err = s.arm(); err == nil {
-					return
-				}
+				ts.idle(s)
+			} else {
+				ts.end(s, err)
 			}
-			ts.end(s, err)
 			return
 		}
 		if err = s.pass(buf, n, &buffers, err); err != nil {

@@ -11,7 +11,8 @@ import (
 )
 
 // acquireAttempts bounds how often Acquire retries after losing a race for
-// a free lease.
+// a free lease (after its first try, which takes the object as never
+// leased).
 const acquireAttempts = 3
 
 // Acquire takes the lease of object id of class if no live lease exists,
@@ -19,13 +20,15 @@ const acquireAttempts = 3
 // replica, or a lease this manager let go: the new epoch fences it). A
 // lease is live while its holder's liveness epoch is (see Liveness). It
 // starts this member's liveness epoch if there is none (two round trips,
-// once). An object that never had a lease gets its first, epoch 1, in one
-// round trip (acquireFirst); otherwise that round trip reads the lease and
-// its epoch counter and, only when the lease names another member, that
-// member's liveness record is read (one round trip), then both are
-// written in one atomic operation (one round trip) that checks neither
-// changed. The same operation records the tenure in
-// the object's lease history (see History).
+// once). It first writes the lease and its epoch counter as the object's
+// first (epoch 1) in one atomic operation that checks that neither exists
+// (one round trip: all a new object costs). Each write that finds them
+// changed reads them in its round trip (coord.Atomic.ReadOnFail); only
+// when the lease read names another member is that member's liveness
+// record read (one round trip), then both are written again, checking
+// that neither changed since the read (one round trip). The same
+// operation records the tenure in the object's lease history (see
+// History).
 //
 // It fails with a *HeldError (wrapping ErrHeld) when another member holds
 // the lease, ErrAlreadyHeld when this manager holds it, ErrDraining (or
@@ -43,25 +46,14 @@ func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error)
 		return nil, fmt.Errorf("acquire lease %s/%s: %w", class, id, err)
 	}
 	lk, ek := KeyFor(class, id), EpochKeyFor(class, id)
-	for attempt := range acquireAttempts {
+	// Most objects acquired were never leased: the first try takes both
+	// keys as absent.
+	cur, epoch := coord.Entry{Key: lk}, coord.Entry{Key: ek}
+	for range 1 + acquireAttempts {
 		live, err := m.liveEpoch(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("acquire lease %s/%s: %w", class, id, err)
 		}
-		var ents []coord.Entry
-		if attempt == 0 {
-			// Most first attempts are at objects never leased: take
-			// the lease as the object's first in one round trip, which
-			// reads the lease and its counter instead when they exist.
-			l, read, err := m.acquireFirst(ctx, k, encoded, class, id, live)
-			if l != nil || err != nil {
-				return l, err
-			}
-			ents = read
-		} else if ents, err = m.cfg.Coord.GetMany(ctx, []tuple.Key{lk, ek}); err != nil {
-			return nil, fmt.Errorf("acquire lease %s/%s: read: %w", class, id, err)
-		}
-		cur, epoch := ents[0], ents[1]
 		if cur.Exists() {
 			rs, err := m.resolve(ctx, []coord.Entry{cur}, true)
 			if err != nil {
@@ -90,7 +82,8 @@ func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error)
 			Check(lk, cur.Versionstamp).
 			Check(ek, epoch.Versionstamp).
 			Sum(ek, 1).
-			Set(lk, value, 0)
+			Set(lk, value, 0).
+			ReadOnFail(lk, ek)
 		res, err := recordTenure(op, class, id, rec, sent).Commit(ctx)
 		if err != nil {
 			if errors.Is(err, coord.ErrOutcomeUnknown) && m.wroteIt(ctx, lk, value) {
@@ -101,39 +94,11 @@ func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error)
 		if res.OK {
 			return m.adopt(k, encoded, rec, value, sent)
 		}
-		// Someone wrote the lease or the counter since the read: look again.
+		// The lease or the counter is not what the try assumed: go on
+		// with them as the same round trip read them.
+		cur, epoch = res.Read[0], res.Read[1]
 	}
 	return nil, fmt.Errorf("acquire lease %s/%s: %w", class, id, ErrContended)
-}
-
-// acquireFirst takes the lease of an object that has never had one (no
-// lease, no epoch counter) with epoch 1, in one round trip. When the
-// object has had one, nothing is written and it returns the lease and its
-// epoch counter, read in the same round trip, for Acquire to go on with.
-func (m *Manager) acquireFirst(ctx context.Context, k objKey, encoded []byte, class, id string, live int64) (*Lease, []coord.Entry, error) {
-	lk, ek := KeyFor(class, id), EpochKeyFor(class, id)
-	rec := Record{Holder: m.cfg.Member, Addr: m.cfg.Addr, Epoch: 1, Live: live}
-	value := rec.encode()
-	sent := m.cfg.Clock.Now()
-	op := m.cfg.Coord.Atomic().
-		Check(lk, 0).
-		Check(ek, 0).
-		Sum(ek, 1).
-		Set(lk, value, 0).
-		ReadOnFail(lk, ek)
-	res, err := recordTenure(op, class, id, rec, sent).Commit(ctx)
-	if err != nil {
-		if errors.Is(err, coord.ErrOutcomeUnknown) && m.wroteIt(ctx, lk, value) {
-			l, err := m.adopt(k, encoded, rec, value, sent)
-			return l, nil, err
-		}
-		return nil, nil, fmt.Errorf("acquire lease %s/%s: %w", class, id, err)
-	}
-	if res.OK {
-		l, err := m.adopt(k, encoded, rec, value, sent)
-		return l, nil, err
-	}
-	return nil, res.Read, nil
 }
 
 // admit checks that the manager takes new leases and does not hold k.

@@ -29,22 +29,39 @@ type Stream struct {
 	err        error  // the stream failed (session closed, peer closed it)
 	sendWindow int
 	rdl, wdl   time.Time
-	changed    chan struct{} // closed (and replaced) on every change a waiter may want
+	changed    chan struct{} // made by a waiter, closed on the next change it may want
 	notify     func()        // run once when there is something to read
 	gotAccept  bool
 }
 
 func newStream(s *Session, id uint32) *Stream {
-	return &Stream{s: s, id: id, accepted: make(chan struct{}), sendWindow: Window, changed: make(chan struct{})}
+	return &Stream{s: s, id: id, accepted: make(chan struct{}), sendWindow: Window}
 }
 
-// wakeLocked wakes the waiters and runs the armed notification.
+// wakeLocked wakes the waiters and runs the armed notification once
+// there is something to read.
 func (st *Stream) wakeLocked() {
-	close(st.changed)
-	st.changed = make(chan struct{})
-	if f := st.notify; f != nil && (len(st.buf) > 0 || st.ended || st.err != nil) {
+	if st.changed != nil {
+		close(st.changed)
+		st.changed = nil
+	}
+	if f := st.notify; f != nil && st.readableLocked() {
 		st.notify = nil
 		go f()
+	}
+}
+
+// readableLocked reports whether a read would not wait: bytes, the end,
+// a failure or a close.
+func (st *Stream) readableLocked() bool {
+	return len(st.buf) > 0 || st.ended || st.err != nil || st.closed
+}
+
+// settleAcceptLocked ends the opener's wait for the peer's answer.
+func (st *Stream) settleAcceptLocked() {
+	if !st.gotAccept {
+		st.gotAccept = true
+		close(st.accepted)
 	}
 }
 
@@ -71,10 +88,7 @@ func (st *Stream) receive(br *bufio.Reader, n int) error {
 func (st *Stream) acceptedByPeer() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if !st.gotAccept {
-		st.gotAccept = true
-		close(st.accepted)
-	}
+	st.settleAcceptLocked()
 }
 
 func (st *Stream) credit(n int) {
@@ -100,9 +114,8 @@ func (st *Stream) peerClosed() {
 		st.err = errPeerClosed
 	}
 	if !st.gotAccept {
-		st.gotAccept = true
 		st.err = errRefused
-		close(st.accepted)
+		st.settleAcceptLocked()
 	}
 	st.wakeLocked()
 }
@@ -114,10 +127,7 @@ func (st *Stream) broken(err error) {
 	if st.err == nil || st.err == errPeerClosed {
 		st.err = err
 	}
-	if !st.gotAccept {
-		st.gotAccept = true
-		close(st.accepted)
-	}
+	st.settleAcceptLocked()
 	st.wakeLocked()
 }
 
@@ -134,6 +144,9 @@ func (st *Stream) wait(dl time.Time) bool {
 		defer t.Stop()
 		timeout = t.C
 	}
+	if st.changed == nil {
+		st.changed = make(chan struct{})
+	}
 	ch := st.changed
 	st.mu.Unlock()
 	select {
@@ -148,7 +161,7 @@ func (st *Stream) wait(dl time.Time) bool {
 func (st *Stream) Read(p []byte) (int, error) {
 	st.mu.Lock()
 	for {
-		if n, err, ok := st.takeLocked(p); ok {
+		if n, ok, err := st.takeLocked(p); ok {
 			return n, err
 		}
 		if !st.wait(st.rdl) {
@@ -162,7 +175,7 @@ func (st *Stream) Read(p []byte) (int, error) {
 // is there yet.
 func (st *Stream) ReadNow(p []byte) (int, error) {
 	st.mu.Lock()
-	n, err, ok := st.takeLocked(p)
+	n, ok, err := st.takeLocked(p)
 	if !ok {
 		st.mu.Unlock()
 	}
@@ -172,11 +185,11 @@ func (st *Stream) ReadNow(p []byte) (int, error) {
 // takeLocked reads from the buffer, or reports the end or a failure;
 // ok false (st.mu still held): nothing to report yet. With ok, st.mu is
 // released.
-func (st *Stream) takeLocked(p []byte) (n int, err error, ok bool) {
+func (st *Stream) takeLocked(p []byte) (n int, ok bool, err error) {
 	switch {
 	case st.closed:
 		st.mu.Unlock()
-		return 0, net.ErrClosed, true
+		return 0, true, net.ErrClosed
 	case len(st.buf) > 0:
 		n = copy(p, st.buf)
 		st.buf = st.buf[n:]
@@ -192,20 +205,20 @@ func (st *Stream) takeLocked(p []byte) (n int, err error, ok bool) {
 		if credit > 0 {
 			_ = st.s.write(frameCredit, st.id, uint32(credit), nil)
 		}
-		return n, nil, true
+		return n, true, nil
 	case st.ended && (st.err == nil || st.err == errPeerClosed):
 		st.mu.Unlock()
-		return 0, io.EOF, true
+		return 0, true, io.EOF
 	case st.err != nil:
 		err = st.err
 		st.mu.Unlock()
-		return 0, err, true
+		return 0, true, err
 	}
 	if !st.rdl.IsZero() && !time.Now().Before(st.rdl) {
 		st.mu.Unlock()
-		return 0, os.ErrDeadlineExceeded, true
+		return 0, true, os.ErrDeadlineExceeded
 	}
-	return 0, nil, false
+	return 0, false, nil
 }
 
 // Notify runs f once, in a goroutine of its own, as soon as the stream
@@ -215,10 +228,7 @@ func (st *Stream) Notify(f func()) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.notify = f
-	if f != nil && (len(st.buf) > 0 || st.ended || st.err != nil || st.closed) {
-		st.notify = nil
-		go f()
-	}
+	st.wakeLocked()
 }
 
 // Write sends p, waiting for the peer's window until the write deadline.
@@ -298,28 +308,24 @@ func (st *Stream) LocalAddr() net.Addr { return st.s.conn.LocalAddr() }
 func (st *Stream) RemoteAddr() net.Addr { return st.s.conn.RemoteAddr() }
 
 // SetDeadline sets the read and write deadlines.
-func (st *Stream) SetDeadline(t time.Time) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.rdl, st.wdl = t, t
-	st.wakeLocked()
-	return nil
-}
+func (st *Stream) SetDeadline(t time.Time) error { return st.setDeadlines(&t, &t) }
 
 // SetReadDeadline sets the read deadline; a blocked Read wakes to it.
-func (st *Stream) SetReadDeadline(t time.Time) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	st.rdl = t
-	st.wakeLocked()
-	return nil
-}
+func (st *Stream) SetReadDeadline(t time.Time) error { return st.setDeadlines(&t, nil) }
 
 // SetWriteDeadline sets the deadline of waiting for the peer's window.
-func (st *Stream) SetWriteDeadline(t time.Time) error {
+func (st *Stream) SetWriteDeadline(t time.Time) error { return st.setDeadlines(nil, &t) }
+
+// setDeadlines sets the deadlines given and wakes the waiters to them.
+func (st *Stream) setDeadlines(read, write *time.Time) error {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.wdl = t
+	if read != nil {
+		st.rdl = *read
+	}
+	if write != nil {
+		st.wdl = *write
+	}
 	st.wakeLocked()
 	return nil
 }
