@@ -23,7 +23,7 @@ const (
 	// handlerSleep is how long the scheduled handler runs: long enough to
 	// see its start record and kill its replica during it, even when a
 	// loaded machine takes seconds to load the project for the tick.
-	handlerSleep = 8 * time.Second
+	handlerSleep = 10 * time.Second
 )
 
 // project is a Workers project whose scheduled handler records its start
@@ -142,7 +142,7 @@ func TestTickOfAKilledWinnerIsTakenOver(t *testing.T) {
 		}
 	}
 	// Killed once its handler recorded its start, during its sleep.
-	wait.Within(t, handlerSleep*3/4, "the winner's handler to record its start", func() bool {
+	wait.Within(t, handlerSleep*4/5, "the winner's handler to record its start", func() bool {
 		got, err := ticks(door.Public, tick)
 		return err == nil && len(got.starts) > 0
 	})

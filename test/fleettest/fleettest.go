@@ -266,8 +266,9 @@ func (r *Replica) Stop() {
 	}
 }
 
-// Pause and Resume send SIGSTOP and SIGCONT.
-func (r *Replica) Pause()  { r.Proc.Signal(syscall.SIGSTOP) }
+// Pause stops the replica (SIGSTOP) and returns once it is stopped;
+// Resume lets it go on (SIGCONT).
+func (r *Replica) Pause()  { r.Proc.Freeze() }
 func (r *Replica) Resume() { r.Proc.Signal(syscall.SIGCONT) }
 
 // Metric returns the value of a metric line (name with labels, as printed)

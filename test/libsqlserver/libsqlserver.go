@@ -110,8 +110,8 @@ func (s *Server) Pause() {
 	if s.External {
 		s.t.Fatal("cannot pause an external libSQL server")
 	}
-	s.proc.Signal(syscall.SIGSTOP)
 	s.t.Cleanup(s.Resume)
+	s.proc.Freeze()
 }
 
 // PID is the server's process id, 0 for an external server.

@@ -174,6 +174,41 @@ func (p *Proc) PID() int { return p.cmd.Process.Pid }
 // Signal sends sig to the process.
 func (p *Proc) Signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
 
+// Freeze stops the process (SIGSTOP) and returns once every one of its
+// threads is stopped, so that the next step of a test meets a frozen
+// process; it fails the test if that takes over 5s.
+func (p *Proc) Freeze() {
+	p.t.Helper()
+	p.Signal(syscall.SIGSTOP)
+	deadline := time.Now().Add(5 * time.Second)
+	for !stopped(p.PID()) {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s is not stopped 5s after SIGSTOP", p.name)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// stopped reports whether every thread of process pid is stopped.
+func stopped(pid int) bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil || len(tasks) == 0 {
+		return false
+	}
+	for _, task := range tasks {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			return false
+		}
+		// The state follows the command name, which is in parentheses.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 || i+2 >= len(stat) || (stat[i+2] != 'T' && stat[i+2] != 't') {
+			return false
+		}
+	}
+	return true
+}
+
 // Wait waits for the process to exit and returns its exit code.
 func (p *Proc) Wait(timeout time.Duration) (int, error) {
 	select {
