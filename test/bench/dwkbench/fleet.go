@@ -46,7 +46,7 @@ func benchFleet(ctx context.Context, o options) (Section, error) {
 			"Heartbeat load: coordination round trips per second of an idle replica holding 5 leases (liveness and member heartbeats, member listings, alarm polls), over 5s. " +
 			"Handoff: SIGTERM the holder of 5 objects (lease TTL 10s), time until the last is served elsewhere, including the 700ms drain notice; 3 times. " +
 			"Rolling deploy: SIGTERM, wait, start each replica in turn under 8 paced clients through health-checked front doors. " +
-			"Creation: through one front door, the first request to a new counter object against an increment of an existing one, taking turns (300 pairs, p50s), then 16 clients each creating new objects one after another for 10 s. " +
+			"Creation: through one front door, the first request to a new counter object against an increment of an existing one, taking turns (300 pairs, p50s), then the same 16 clients each writing to an object of its own for 10 s, then each creating new objects one after another for 10 s. " +
 			"Sockets: 2 replicas; idle chat-room WebSockets through one replica's front door to rooms placed on the other (each tunnel a stream over the proxying replica's one mutual-TLS session to the other), the growth of the proxying dwk serve process's RSS per socket, 5 s after they went idle.",
 		Header: []string{"measure", "value", "detail"},
 		Rows: [][]string{
@@ -66,6 +66,7 @@ func benchFleet(ctx context.Context, o options) (Section, error) {
 			{"rolling deploy: failed requests", fmt.Sprintf("%.0f", e(roll, "failed")), fmt.Sprintf("of %.0f requests over a %.1fs deploy", e(roll, "requests"), e(roll, "deploy-s"))},
 			{"first request to a new object, p50", fmt.Sprintf("%.1f ms", e(cr, "first-p50-ms")), fmt.Sprintf("%.1fx a write to an existing object (%.1f ms)", e(cr, "first/write"), e(cr, "write-p50-ms"))},
 			{"new objects per second, 16 clients", fmt.Sprintf("%.0f", e(cr, "creates/s")), "through one front door"},
+			{"writes per second to existing objects, 16 clients", fmt.Sprintf("%.0f", e(cr, "writes/s")), "the same clients, each to an object of its own, just before"},
 			{"idle proxied WebSocket, proxying replica's RSS", fmt.Sprintf("%.1f KiB", e(so, "rss-KiB/socket")), fmt.Sprintf("per socket, %.0f sockets", e(so, "sockets"))},
 		},
 		Figures: map[string]benchdocs.Figure{
@@ -92,6 +93,7 @@ func benchFleet(ctx context.Context, o options) (Section, error) {
 			"create.write_p50":          ms(cr, "write-p50-ms"),
 			"create.ratio":              benchdocs.Ratio(e(cr, "first/write")),
 			"create.per_second":         benchdocs.Fixed(e(cr, "creates/s"), 0, "objects/s"),
+			"create.writes_per_second":  benchdocs.Fixed(e(cr, "writes/s"), 0, "writes/s"),
 			"sockets.rss":               benchdocs.Bytes(e(so, "rss-KiB/socket") * 1024),
 			"sockets.count":             benchdocs.Count(e(so, "sockets"), "sockets"),
 		},
