@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/libsql/sqlite"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 )
 
 // Namespace errors the admin API maps to HTTP statuses.
@@ -72,7 +73,7 @@ func newNSStore(dbPath string, cfg Config) *nsStore {
 		rootSync:    groupSync{sync: func() error { return syncDir(root) }},
 	}
 	if cfg.SpareNamespaces > 0 {
-		s.spares = newSpares(root, cfg.SpareNamespaces, func(dir string) error { return initNamespaceDir(dir, nsConfig{}, s) })
+		s.spares = newSpares(root, cfg.SpareNamespaces, func(dir string) error { return initNamespaceDir(dir, nsConfig{}) })
 	}
 	return s
 }
@@ -339,7 +340,7 @@ func (s *nsStore) makeNamespace(name string, cfg nsConfig) (*namespace, error) {
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
-	if err := initNamespaceDir(tmp, cfg, s); err != nil {
+	if err := initNamespaceDir(tmp, cfg); err != nil {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("create namespace %s: %w", name, err)
 	}
@@ -353,23 +354,16 @@ func (s *nsStore) makeNamespace(name string, cfg nsConfig) (*namespace, error) {
 	return s.openNamespace(name, final)
 }
 
-// initNamespaceDir creates an empty WAL database and the config in dir.
-func initNamespaceDir(dir string, cfg nsConfig, s *nsStore) error {
-	c, err := s.openConn(filepath.Join(dir, dataFile))
-	if err != nil {
+// initNamespaceDir creates an empty WAL database and the config in dir,
+// and syncs them to disk.
+func initNamespaceDir(dir string, cfg nsConfig) error {
+	if err := sqlitedb.CreateEmpty(filepath.Join(dir, dataFile), true); err != nil {
 		return err
 	}
-	mode, err := queryText(c, "PRAGMA journal_mode=WAL")
-	if cerr := c.Close(); err == nil {
-		err = cerr
+	if err := writeConfig(dir, cfg); err != nil {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("enable WAL: %w", err)
-	}
-	if mode != "wal" {
-		return fmt.Errorf("enable WAL: journal mode is %q", mode)
-	}
-	return writeConfig(dir, cfg)
+	return syncDir(dir)
 }
 
 // remove deletes a namespace: new streams are refused at once, open

@@ -2,6 +2,7 @@ package sqlitedb
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -26,5 +27,34 @@ func TestOpenAppliesPragmas(t *testing.T) {
 	}
 	if sync != 1 {
 		t.Errorf("synchronous = %d, want 1 (NORMAL)", sync)
+	}
+}
+
+func TestCreateEmptyMakesAWritableWALDatabase(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "new.db")
+	if err := CreateEmpty(path, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := CreateEmpty(path, false); err == nil {
+		t.Fatal("CreateEmpty over an existing file succeeded")
+	}
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var tables int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
+		t.Fatal(err)
+	}
+	if tables != 0 {
+		t.Errorf("the new database has %d schema entries, want none", tables)
+	}
+	if _, err := db.ExecContext(ctx, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Errorf("a write left no log: %v", err)
 	}
 }

@@ -46,7 +46,6 @@ type cache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
 	ready   bool
-	spares  *spares        // set by initLocked
 	closers sync.WaitGroup // background closes
 }
 
@@ -94,11 +93,10 @@ func (c *cache) initLocked() error {
 			return fmt.Errorf("object cache: %w", err)
 		}
 	}
-	sp, err := newSpares(filepath.Join(c.dir, spareDir))
-	if err != nil {
-		return err
+	// Empty copies were once made ahead of time in spareDir.
+	if err := os.RemoveAll(filepath.Join(c.dir, spareDir)); err != nil {
+		return fmt.Errorf("object cache: %w", err)
 	}
-	c.spares = sp
 	des, err := os.ReadDir(c.dir)
 	if err != nil {
 		return fmt.Errorf("object cache: %w", err)
@@ -121,20 +119,8 @@ func (c *cache) initLocked() error {
 	return nil
 }
 
-// spareDir is the cache's subdirectory of spare copies.
+// spareDir is a subdirectory the cache removes.
 const spareDir = "spare"
-
-// placeSpare moves an empty copy made ahead of time to path, where no
-// file may be, and reports whether one was ready.
-func (c *cache) placeSpare(path string) (bool, error) {
-	c.mu.Lock()
-	sp := c.spares
-	c.mu.Unlock()
-	if sp == nil {
-		return false, nil
-	}
-	return sp.place(path)
-}
 
 // path is the replica file of database name.
 func (c *cache) path(name string) string { return filepath.Join(c.dir, name+".db") }
@@ -303,9 +289,6 @@ func (c *cache) close() error {
 	c.closers.Wait()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.spares != nil {
-		c.spares.close() // its filler takes only the spares' own lock
-	}
 	if c.dir == "" || !c.ready {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/dwk/fleet/appliance/bindings/objects/objlocal"
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -54,6 +55,11 @@ type DB struct {
 
 var _ objects.ObjectDB = (*DB)(nil)
 var _ objects.OutputGate = (*DB)(nil)
+
+// copyOptions opens every local copy: no fsync (a copy not closed cleanly
+// is rebuilt from the primary, see copyMeta), and no automatic
+// checkpoint, since commits read the pages they send from the log.
+var copyOptions = sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true}
 
 // openDB opens the replica file at path, which openPrimary and applyPages
 // brought to h.

@@ -14,6 +14,7 @@ import (
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/appliance/libsql/libsqladmin"
+	"github.com/dwk/fleet/appliance/process/sqlitedb"
 	"github.com/dwk/fleet/appliance/worker"
 )
 
@@ -278,8 +279,8 @@ func (s *Store) locate(ctx context.Context, name string, shards []Shard) (*hrana
 }
 
 // openNew opens the object whose database is being made, empty, under its
-// first lease: its local copy starts empty (a spare one when the cache
-// has one ready) under a new generation, and its first commit (or a
+// first lease: its local copy starts as an empty database file
+// (sqlitedb.CreateEmpty) under a new generation, and its first commit (or a
 // confirmation of its lease) sets the database up, raising its epoch, in
 // the same round trip. It does no I/O beyond the local copy.
 func (s *Store) openNew(ctx context.Context, name, path string, c *hranaclient.Client, lease objects.Lease) (*DB, error) {
@@ -287,8 +288,8 @@ func (s *Store) openNew(ctx context.Context, name, path string, c *hranaclient.C
 	if err := objlocal.RemoveFiles(path); err != nil {
 		return nil, fmt.Errorf("clear the local copy: %w", err)
 	}
-	if _, err := s.cache.placeSpare(path); err != nil {
-		return nil, err
+	if err := sqlitedb.CreateEmpty(path, false); err != nil {
+		return nil, fmt.Errorf("make the local copy: %w", err)
 	}
 	db, err := openDB(ctx, name, path, c, 1, lease, h, s.cache, s.counters)
 	if err != nil {
