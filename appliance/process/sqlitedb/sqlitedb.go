@@ -30,6 +30,12 @@ type Options struct {
 	// caller checkpoints (central mode reads the log before it is folded
 	// into the database file).
 	ManualCheckpoints bool
+	// Exclusive keeps the file locked by its one connection for as long
+	// as it is open (locking_mode EXCLUSIVE, set before the log is first
+	// used): the log's index is then kept in memory, without a shared
+	// memory file to create and remove. Only for a file no other
+	// connection opens; MaxOpenConns must be 1.
+	Exclusive bool
 }
 
 // Open opens (creating if needed) the SQLite file at path and checks that it
@@ -46,6 +52,9 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
 	// under it (no fsync for a cache opened with OFF).
 	q.Add("_pragma", "synchronous("+o.Synchronous+")")
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
+	if o.Exclusive {
+		q.Add("_pragma", "locking_mode(EXCLUSIVE)")
+	}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(1)")
 	if o.ManualCheckpoints {

@@ -58,3 +58,26 @@ func TestCreateEmptyMakesAWritableWALDatabase(t *testing.T) {
 		t.Errorf("a write left no log: %v", err)
 	}
 }
+
+func TestExclusiveKeepsTheLogIndexInMemory(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "x.db")
+	db, err := Open(ctx, path, Options{Exclusive: true, MaxOpenConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"); err != nil {
+		t.Fatal(err)
+	}
+	var mode string
+	if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Errorf("a write left no log: %v", err)
+	}
+	if _, err := os.Stat(path + "-shm"); !os.IsNotExist(err) {
+		t.Errorf("%s-shm: %v; want no shared memory file", path, err)
+	}
+}

@@ -57,9 +57,10 @@ var _ objects.ObjectDB = (*DB)(nil)
 var _ objects.OutputGate = (*DB)(nil)
 
 // copyOptions opens every local copy: no fsync (a copy not closed cleanly
-// is rebuilt from the primary, see copyMeta), and no automatic
-// checkpoint, since commits read the pages they send from the log.
-var copyOptions = sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true}
+// is rebuilt from the primary, see copyMeta), no automatic checkpoint,
+// since commits read the pages they send from the log, and its one
+// connection locks it exclusively, as nothing else opens it.
+var copyOptions = sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true, Exclusive: true}
 
 // openDB opens the replica file at path, which openPrimary and applyPages
 // brought to h.
