@@ -233,6 +233,10 @@ func (p *Proc) Kill() {
 	<-p.done
 }
 
+// failedTail is how many of its last output lines a process shows when
+// its test failed.
+const failedTail = 40
+
 func (p *Proc) check() {
 	out := p.Output()
 	for _, bad := range []string{"WARNING: DATA RACE", "panic:"} {
@@ -240,6 +244,11 @@ func (p *Proc) check() {
 			p.t.Errorf("%s printed %q; output:\n%s", p.name, bad, out)
 			return
 		}
+	}
+	if p.t.Failed() {
+		lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+		lines = lines[max(0, len(lines)-failedTail):]
+		p.t.Logf("the test failed; the last %d lines of %s (pid %d):\n%s", len(lines), p.name, p.PID(), strings.Join(lines, "\n"))
 	}
 }
 

@@ -1,6 +1,7 @@
 package soak
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,10 +40,10 @@ func BenchmarkObjectCreation(b *testing.B) {
 		if err != nil {
 			return 0, err
 		}
-		io.Copy(io.Discard, resp.Body)
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			return 0, fmt.Errorf("increment %s: %s", name, resp.Status)
+			return 0, fmt.Errorf("increment %s: %s: %s", name, resp.Status, bytes.TrimSpace(body))
 		}
 		return time.Since(t0), nil
 	}
