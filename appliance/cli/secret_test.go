@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,5 +81,32 @@ func TestSecretTargetClash(t *testing.T) {
 	}
 	if got := st.configured(); len(got) != 1 || !got["API_TOKEN"] {
 		t.Errorf("configured = %v; want API_TOKEN", got)
+	}
+}
+
+func TestSecretTargetClashWithAProjectJSONVar(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"proj/wrangler.jsonc": `{"name": "api", "main": "src/index.js", "compatibility_date": "2025-09-15",
+			"vars": {"MODE": "prod", "LIMITS": {"max": 3}}}`,
+		"proj/src/index.js": `export default { fetch() { return new Response("ok") } }`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := &secretTarget{path: filepath.Join(dir, "dwk.json"), worker: "api", wc: config.Worker{Name: "api", Project: "proj"}}
+	if err := st.readJSONVars(); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.clash("LIMITS"); err == nil || !strings.Contains(err.Error(), "already a vars binding") {
+		t.Errorf("clash(LIMITS), a JSON var of the project = %v; want a refusal", err)
+	}
+	if err := st.clash("NEW"); err != nil {
+		t.Errorf("clash(NEW) = %v; want none", err)
 	}
 }

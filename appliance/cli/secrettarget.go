@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 
 	"github.com/dwk/fleet/appliance/central"
 	"github.com/dwk/fleet/appliance/config"
 	"github.com/dwk/fleet/appliance/fleet/coord"
 	"github.com/dwk/fleet/appliance/fleet/workersecrets"
+	"github.com/dwk/fleet/appliance/jsworker/project"
 	"github.com/dwk/fleet/appliance/jsworker/wrangler"
 )
 
@@ -39,7 +41,10 @@ type secretTarget struct {
 	cfg    *config.Config
 	worker string
 	wc     config.Worker
-	store  *workersecrets.Store
+	// jsonVars are the worker's vars that are not strings (a project's
+	// wrangler vars, as JSON), which wc does not hold.
+	jsonVars map[string]string
+	store    *workersecrets.Store
 	// closers release what dial opened, last first.
 	closers []func()
 }
@@ -74,7 +79,28 @@ func (f *secretFlags) resolve(ctx context.Context, stderr io.Writer) (*secretTar
 	if err := t.pick(f.worker); err != nil {
 		return nil, err
 	}
+	if err := t.readJSONVars(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// readJSONVars finds the vars of the worker's project that are not
+// strings.
+func (t *secretTarget) readJSONVars() error {
+	if t.wc.Project == "" {
+		return nil
+	}
+	file, err := project.Resolve(filepath.Dir(t.path), t.wc.Project)
+	if err != nil {
+		return err
+	}
+	p, err := project.Describe(file, project.Options{Env: t.wc.Env})
+	if err != nil {
+		return err
+	}
+	t.jsonVars = p.JS.Bindings.JSONVars
+	return nil
 }
 
 // pick chooses the worker named (or the only one when name is "").
@@ -115,7 +141,7 @@ func (t *secretTarget) clash(secret string) error {
 		kind string
 		m    map[string]string
 	}{
-		{"vars", b.Vars}, {"d1", b.D1}, {"r2", b.R2}, {"kv", b.KV}, {"queues", b.Queues}, {"objects", b.Objects}, {"services", b.Services},
+		{"vars", b.Vars}, {"vars", t.jsonVars}, {"d1", b.D1}, {"r2", b.R2}, {"kv", b.KV}, {"queues", b.Queues}, {"objects", b.Objects}, {"services", b.Services},
 	} {
 		if _, ok := k.m[secret]; ok {
 			return fmt.Errorf("%s is already a %s binding of worker %s: a secret needs a name of its own", secret, k.kind, t.worker)
