@@ -176,14 +176,17 @@ func (p *Proc) Signal(sig syscall.Signal) error { return p.cmd.Process.Signal(si
 
 // Freeze stops the process (SIGSTOP) and returns once every one of its
 // threads is stopped, so that the next step of a test meets a frozen
-// process; it fails the test if that takes over 5s.
+// process. If that takes over 5s it marks the test failed and returns
+// (it may be called from a subtest's goroutine, where FailNow of the
+// process's test is not allowed).
 func (p *Proc) Freeze() {
 	p.t.Helper()
 	p.Signal(syscall.SIGSTOP)
 	deadline := time.Now().Add(5 * time.Second)
 	for !stopped(p.PID()) {
 		if time.Now().After(deadline) {
-			p.t.Fatalf("%s is not stopped 5s after SIGSTOP", p.name)
+			p.t.Errorf("%s is not stopped 5s after SIGSTOP", p.name)
+			return
 		}
 		time.Sleep(time.Millisecond)
 	}
