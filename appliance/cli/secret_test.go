@@ -100,9 +100,6 @@ func TestSecretTargetClashWithAProjectJSONVar(t *testing.T) {
 		}
 	}
 	st := &secretTarget{path: filepath.Join(dir, "dwk.json"), worker: "api", wc: config.Worker{Name: "api", Project: "proj"}}
-	if err := st.readJSONVars(); err != nil {
-		t.Fatal(err)
-	}
 	if err := st.clash("LIMITS"); err == nil || !strings.Contains(err.Error(), "already a vars binding") {
 		t.Errorf("clash(LIMITS), a JSON var of the project = %v; want a refusal", err)
 	}

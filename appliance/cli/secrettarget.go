@@ -41,10 +41,7 @@ type secretTarget struct {
 	cfg    *config.Config
 	worker string
 	wc     config.Worker
-	// jsonVars are the worker's vars that are not strings (a project's
-	// wrangler vars, as JSON), which wc does not hold.
-	jsonVars map[string]string
-	store    *workersecrets.Store
+	store  *workersecrets.Store
 	// closers release what dial opened, last first.
 	closers []func()
 }
@@ -79,28 +76,24 @@ func (f *secretFlags) resolve(ctx context.Context, stderr io.Writer) (*secretTar
 	if err := t.pick(f.worker); err != nil {
 		return nil, err
 	}
-	if err := t.readJSONVars(); err != nil {
-		return nil, err
-	}
 	return t, nil
 }
 
-// readJSONVars finds the vars of the worker's project that are not
-// strings.
-func (t *secretTarget) readJSONVars() error {
+// jsonVars are the vars of the worker's project that are not strings
+// (as JSON), which wc does not hold.
+func (t *secretTarget) jsonVars() (map[string]string, error) {
 	if t.wc.Project == "" {
-		return nil
+		return nil, nil
 	}
 	file, err := project.Resolve(filepath.Dir(t.path), t.wc.Project)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	p, err := project.Describe(file, project.Options{Env: t.wc.Env})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	t.jsonVars = p.JS.Bindings.JSONVars
-	return nil
+	return p.JS.Bindings.JSONVars, nil
 }
 
 // pick chooses the worker named (or the only one when name is "").
@@ -136,12 +129,16 @@ func (t *secretTarget) configured() map[string]bool {
 // clash refuses a secret named as one of the worker's other bindings,
 // which would hide it (Cloudflare refuses a name already in use too).
 func (t *secretTarget) clash(secret string) error {
+	jsonVars, err := t.jsonVars()
+	if err != nil {
+		return err
+	}
 	b := t.wc.Bindings
 	for _, k := range []struct {
 		kind string
 		m    map[string]string
 	}{
-		{"vars", b.Vars}, {"vars", t.jsonVars}, {"d1", b.D1}, {"r2", b.R2}, {"kv", b.KV}, {"queues", b.Queues}, {"objects", b.Objects}, {"services", b.Services},
+		{"vars", b.Vars}, {"vars", jsonVars}, {"d1", b.D1}, {"r2", b.R2}, {"kv", b.KV}, {"queues", b.Queues}, {"objects", b.Objects}, {"services", b.Services},
 	} {
 		if _, ok := k.m[secret]; ok {
 			return fmt.Errorf("%s is already a %s binding of worker %s: a secret needs a name of its own", secret, k.kind, t.worker)

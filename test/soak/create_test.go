@@ -112,7 +112,8 @@ func BenchmarkObjectCreation(b *testing.B) {
 // how many calls succeeded, how long that took, and the first failure.
 func during(clients int, op func(c, i int) error) (int64, time.Duration, error) {
 	var done atomic.Int64
-	var failed atomic.Value
+	var first sync.Once
+	var failed error
 	var wg sync.WaitGroup
 	start := time.Now()
 	end := start.Add(createWindow)
@@ -122,7 +123,7 @@ func during(clients int, op func(c, i int) error) (int64, time.Duration, error) 
 			defer wg.Done()
 			for i := 0; time.Now().Before(end); i++ {
 				if err := op(c, i); err != nil {
-					failed.CompareAndSwap(nil, err)
+					first.Do(func() { failed = err })
 					return
 				}
 				done.Add(1)
@@ -130,6 +131,5 @@ func during(clients int, op func(c, i int) error) (int64, time.Duration, error) 
 		}()
 	}
 	wg.Wait()
-	err, _ := failed.Load().(error)
-	return done.Load(), time.Since(start), err
+	return done.Load(), time.Since(start), failed
 }
