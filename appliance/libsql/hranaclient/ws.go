@@ -130,6 +130,9 @@ func (s *WSStream) openInBackgroundLocked() {
 		return
 	}
 	s.opening = true
+	// hello and open_stream go together: one round trip, counted with the
+	// batch that starts it.
+	s.c.countRoundTrip(context.Background())
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), s.c.dialTimeout())
 		defer cancel()
@@ -170,8 +173,6 @@ func (s *WSStream) open(ctx context.Context) (*wsConn, int, error) {
 	}
 	id, stream := int32(1), int32(1)
 	open := hrana.ClientMsg{Type: "request", RequestID: &id, Request: &hrana.WSRequest{Type: hrana.TypeOpenStream, StreamID: &stream}}
-	// hello and open_stream go together: one round trip.
-	s.c.countRoundTrip(ctx)
 	err = conn.write(ctx, hello)
 	if err == nil {
 		err = conn.write(ctx, open)

@@ -33,6 +33,9 @@ type copyMeta struct {
 	Gen      string `json:"gen"`
 	Version  int64  `json:"version"`
 	PageSize int    `json:"page_size"`
+	// Packed: the object's rows are in a pack, not in a database of its
+	// own (layouts.go). Metas written before packs existed lack it.
+	Packed bool `json:"packed,omitempty"`
 }
 
 // cache is the directory of local replicas, with its size budget. One

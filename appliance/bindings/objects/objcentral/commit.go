@@ -132,22 +132,22 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	next := d.version + 1
 	stmts := append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, d.init...)
 	guard := len(stmts)
-	stmts = append(stmts, noRows(hrana.NewStmt(epochGuard, hrana.Integer(d.epoch))))
+	stmts = append(stmts, noRows(d.home.stmt(d.home.lay.epochGuard, hrana.Integer(d.epoch))))
 	for pgno, page := range p.pages {
-		stmts = append(stmts, noRows(hrana.NewStmt(pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(encodePage(page)))))
+		stmts = append(stmts, noRows(d.home.stmt(d.home.lay.pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(encodePage(page)))))
 	}
 	stmts = append(stmts, d.also...)
 	if int64(p.dbSize) < d.pages {
-		stmts = append(stmts, noRows(hrana.NewStmt(pagesTruncate, hrana.Integer(int64(p.dbSize)))))
+		stmts = append(stmts, noRows(d.home.stmt(d.home.lay.pagesTruncate, hrana.Integer(int64(p.dbSize)))))
 	}
 	advance := len(stmts)
 	stmts = append(stmts,
-		noRows(hrana.NewStmt(replicaAdvance, hrana.Integer(next), hrana.Integer(int64(p.dbSize)), hrana.Integer(int64(p.pageSize)), hrana.Integer(d.version))),
+		noRows(d.home.stmt(d.home.lay.replicaAdvance, hrana.Integer(next), hrana.Integer(int64(p.dbSize)), hrana.Integer(int64(p.pageSize)), hrana.Integer(d.version))),
 		hrana.NewStmt(`COMMIT`),
 	)
 	commit := len(stmts) - 1
 	steps := append(chain(stmts...), rollbackStep(0, commit))
-	batch := d.c.Batch
+	batch := d.home.c.Batch
 	if d.ws != nil {
 		batch = d.ws.Batch
 	}

@@ -7,25 +7,13 @@ import (
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 )
 
-// The epoch of an object's current holder lives in the reserved table
-// _dwk_epoch of the object's database, one row. It survives DeleteAll.
-const (
-	epochSchema = `CREATE TABLE IF NOT EXISTS _dwk_epoch (k INTEGER PRIMARY KEY CHECK (k = 0), epoch INTEGER NOT NULL)`
-	// epochRaise stores ?1 unless a higher epoch is stored already.
-	epochRaise = `INSERT INTO _dwk_epoch (k, epoch) VALUES (0, ?1)
-		ON CONFLICT (k) DO UPDATE SET epoch = excluded.epoch WHERE excluded.epoch > _dwk_epoch.epoch`
-	epochSelect = `SELECT epoch FROM _dwk_epoch WHERE k = 0`
-	// epochGuard fails with a NOT NULL constraint error unless the stored
-	// epoch is exactly ?1 — whether it is higher (a newer holder), lower,
-	// or missing — so it stops every later step of its transaction.
-	epochGuard = `INSERT INTO _dwk_epoch (k, epoch) SELECT 0, NULL
-		WHERE NOT EXISTS (SELECT 1 FROM _dwk_epoch WHERE k = 0 AND epoch = ?1)`
-)
+// The epoch of an object's current holder is stored with the object's
+// rows (the layout's epoch table, layouts.go). It survives DeleteAll.
 
 // epochOf reads the epoch from the result of epochSelect.
 func epochOf(r *hrana.StmtResult) (int64, error) {
 	if r == nil || len(r.Rows) != 1 || len(r.Rows[0]) != 1 || r.Rows[0][0].Kind != hrana.KindInteger {
-		return 0, fmt.Errorf("_dwk_epoch holds no epoch")
+		return 0, fmt.Errorf("the epoch table holds no epoch for the object")
 	}
 	return r.Rows[0][0].Int, nil
 }

@@ -16,6 +16,11 @@ import (
 // rebuilds them in the local replica, and its first commit ships every
 // page and drops the old tables in the same transaction.
 
+// legacyTables counts tables written by the earlier, row-per-row
+// format, which kept the object's own tables in its database.
+const legacyTables = `SELECT count(*) FROM sqlite_schema WHERE type = 'table'
+	AND name NOT LIKE '\_dwk\_%' ESCAPE '\' AND name NOT LIKE 'sqlite\_%' ESCAPE '\'`
+
 // legacySchema lists the object's own schema objects in creation order.
 const legacySchema = `SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL
 	AND name NOT LIKE '\_dwk\_%' ESCAPE '\' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY rowid`

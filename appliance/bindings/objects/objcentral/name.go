@@ -3,6 +3,7 @@ package objcentral
 import (
 	"crypto/sha256"
 	"encoding/base32"
+	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -19,7 +20,15 @@ import (
 // class, a zero byte and the id's 32 bytes (200 bits: collision-free in
 // practice), and the class slug is the class name lowercased with other
 // characters replaced by '_', shortened to fit — there for operators
-// reading namespace lists, not for uniqueness.
+// reading namespace lists, not for uniqueness. Objects made by this
+// version have no database of their own: the name keys their rows in
+// their pack,
+//
+//	<prefix>pack-<nn>
+//
+// where nn, two decimal digits, is packOf the object (packs.go). A pack
+// name never ends in a 40-character hash, so it is never an object's
+// database name.
 const (
 	maxNamespaceLen = 63
 	hashLen         = 40
@@ -53,14 +62,19 @@ func nameChar(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
-// namespaceName is the database name of id under prefix.
-func namespaceName(prefix string, id worker.ObjectID) string {
+// objectHash is the SHA-256 of id's class, a zero byte and id's bytes.
+func objectHash(id worker.ObjectID) []byte {
 	raw := id.Bytes()
 	h := sha256.New()
 	h.Write([]byte(id.Namespace()))
 	h.Write([]byte{0})
 	h.Write(raw[:])
-	hash := nameEncoding.EncodeToString(h.Sum(nil))[:hashLen]
+	return h.Sum(nil)
+}
+
+// namespaceName is the database name of id under prefix.
+func namespaceName(prefix string, id worker.ObjectID) string {
+	hash := nameEncoding.EncodeToString(objectHash(id))[:hashLen]
 	room := maxNamespaceLen - len(prefix) - hashLen - 1
 	var slug strings.Builder
 	for _, c := range []byte(strings.ToLower(id.Namespace())) {
@@ -77,3 +91,16 @@ func namespaceName(prefix string, id worker.ObjectID) string {
 	}
 	return prefix + slug.String() + "-" + hash
 }
+
+// packsPerShard is how many packs each shard has. It never changes: an
+// object's pack is derived from it.
+const packsPerShard = 32
+
+// packOf is the pack of id: a number below packsPerShard, from bytes of
+// its hash the database name does not use.
+func packOf(id worker.ObjectID) int {
+	return int(binary.BigEndian.Uint32(objectHash(id)[28:]) % packsPerShard)
+}
+
+// packName is the database name of pack n under prefix.
+func packName(prefix string, n int) string { return fmt.Sprintf("%spack-%02d", prefix, n) }

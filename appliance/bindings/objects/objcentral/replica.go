@@ -27,7 +27,7 @@ import (
 // the replica stale (ErrStale or ErrFenced from then on).
 type DB struct {
 	name  string
-	c     *hranaclient.Client
+	home  home
 	ws    *hranaclient.WSStream // commits go here when set
 	epoch int64
 	fresh func() bool
@@ -64,13 +64,13 @@ var copyOptions = sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true, 
 
 // openDB opens the replica file at path, which openPrimary and applyPages
 // brought to h.
-func openDB(ctx context.Context, name, path string, c *hranaclient.Client, epoch int64, lease objects.Lease, h head, ch *cache, n *counters) (*DB, error) {
+func openDB(ctx context.Context, name, path string, at home, epoch int64, lease objects.Lease, h head, ch *cache, n *counters) (*DB, error) {
 	local, err := objlocal.OpenFile(ctx, path, copyOptions)
 	if err != nil {
 		return nil, err
 	}
 	d := &DB{
-		name: name, c: c, epoch: epoch, cache: ch, counters: n, local: local,
+		name: name, home: at, epoch: epoch, cache: ch, counters: n, local: local,
 		gen: h.gen, version: h.version, pages: h.pages, pageSize: h.pageSize,
 	}
 	if f, ok := lease.(interface{ Fresh() bool }); ok {
@@ -123,7 +123,7 @@ func (d *DB) confirmHolder(ctx context.Context) error {
 			return err
 		}
 	}
-	res, err := d.c.Batch(ctx, chain(hrana.NewStmt(epochSelect), hrana.NewStmt(`SELECT version FROM _dwk_replica WHERE k = 0`)))
+	res, err := d.home.c.Batch(ctx, chain(d.home.stmt(d.home.lay.epochSelect), d.home.stmt(d.home.lay.replicaVersion)))
 	if err != nil {
 		return fmt.Errorf("confirm the lease (epoch %d) at the primary: %w", d.epoch, leaseCause(ctx, err))
 	}
@@ -300,7 +300,7 @@ func (d *DB) Close() error {
 			clean = false
 		}
 	}
-	meta := &copyMeta{Gen: d.gen, Version: d.version, PageSize: d.pageSize}
+	meta := &copyMeta{Gen: d.gen, Version: d.version, PageSize: d.pageSize, Packed: d.home.lay.packed}
 	if d.wal != nil {
 		d.wal.Close()
 		d.wal = nil
@@ -323,9 +323,9 @@ func (d *DB) Close() error {
 // setUp runs a new database's set-up statements in one round trip and
 // checks that they left this holder's epoch stored.
 func (d *DB) setUp(ctx context.Context, init []hrana.Stmt) error {
-	stmts := append(append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, init...), hrana.NewStmt(epochSelect), hrana.NewStmt(`COMMIT`))
+	stmts := append(append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, init...), d.home.stmt(d.home.lay.epochSelect), hrana.NewStmt(`COMMIT`))
 	commit := len(stmts) - 1
-	res, err := d.c.Batch(ctx, append(chain(stmts...), rollbackStep(0, commit)))
+	res, err := d.home.c.Batch(ctx, append(chain(stmts...), rollbackStep(0, commit)))
 	if err != nil {
 		return fmt.Errorf("set up the database at the primary: %w", leaseCause(ctx, err))
 	}

@@ -37,15 +37,16 @@ type Shard struct {
 
 // StoreConfig configures a Store.
 type StoreConfig struct {
-	// Shards are the servers object databases are spread over (the
-	// object_shards of the configuration). At least one. Each object lives
-	// on the shard rendezvous hashing of its id picks among them when its
-	// database is created, and stays there: Open looks for an existing
-	// database on the other shards before creating one, so adding a shard
-	// later moves no data (it only takes new objects).
+	// Shards are the servers objects are spread over (the object_shards
+	// of the configuration). At least one. Each object lives on the shard
+	// rendezvous hashing of its id picks among them when its rows are
+	// made, and stays there: Open looks for them on the other shards
+	// before making them, so adding a shard later moves no data (it only
+	// takes new objects).
 	Shards []Shard
-	// NamespacePrefix starts every object database name; fleets sharing a
-	// libSQL server need different prefixes. 1 to 20 characters from a-z,
+	// NamespacePrefix starts the name of every database the store makes
+	// (packs) or finds (an object's own, made by an earlier version);
+	// fleets sharing a libSQL server need different prefixes. 1 to 20 characters from a-z,
 	// 0-9, '-' and '_'. Default: "do-".
 	NamespacePrefix string
 	// CacheDir holds the local replicas of the objects this replica holds
@@ -76,7 +77,7 @@ const DefaultCommitStreams = 8
 const commitStreamIdle = 10 * time.Second
 
 // Store is the central objects.ObjectStore: each object it opens is served
-// from a local replica (DB) synced from the object's primary database. It
+// from a local replica (DB) synced from the object's rows at its primary. It
 // holds no goroutines; it is safe for concurrent use.
 type Store struct {
 	shards   []Shard
@@ -85,6 +86,7 @@ type Store struct {
 	cache    *cache
 	counters *counters
 	streams  *hranaclient.WSLimit // nil: commits go over HTTP
+	packs    packs
 	log      *slog.Logger
 }
 
@@ -136,7 +138,8 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 	return st, nil
 }
 
-// Namespace is the name of the database of object id.
+// Namespace is the name of object id's rows: the key of its rows in its
+// pack, or the name of its database when an earlier version made it one.
 func (s *Store) Namespace(id worker.ObjectID) string { return namespaceName(s.prefix, id) }
 
 // ranked returns the shards in rendezvous order for id: the first is
@@ -156,13 +159,14 @@ func (s *Store) ranked(id worker.ObjectID) []Shard {
 }
 
 // Open implements objects.ObjectStore. In one round trip it raises the
-// database's stored epoch to lease.Epoch() (creating the database first
-// if it does not exist) and fetches the pages the local replica lacks:
-// none when the replica is current, those written since its version when
-// it is behind, all of them when it is missing or not trusted. It fails
-// with an error wrapping objects.ErrFenced if a holder with a higher
-// epoch has opened the database already. The replica then holds every
-// write any earlier holder committed (sync-before-serve).
+// object's stored epoch to lease.Epoch() and fetches the pages the local
+// replica lacks: none when the replica is current, those written since
+// its version when it is behind, all of them when it is missing or not
+// trusted. A new object's first holder reads instead, to learn that the
+// object has no rows yet; its first commit makes them. Open fails with an
+// error wrapping objects.ErrFenced if a holder with a higher epoch has
+// opened the object already. The replica then holds every write any
+// earlier holder committed (sync-before-serve).
 func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Lease) (objects.ObjectDB, error) {
 	if lease == nil || lease.Epoch() < 1 {
 		return nil, fmt.Errorf("open object %s: %w", id, ErrNoEpoch)
@@ -176,7 +180,7 @@ func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Leas
 	db, err := s.open(ctx, id, name, path, local, epoch, lease)
 	if err != nil {
 		s.cache.release(name, nil)
-		return nil, fmt.Errorf("open object %s (database %s, epoch %d): %w", id, name, epoch, err)
+		return nil, fmt.Errorf("open object %s (%s, epoch %d): %w", id, name, epoch, err)
 	}
 	return db, nil
 }
@@ -184,46 +188,18 @@ func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Leas
 // open syncs the replica at path and opens it.
 func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string, local *copyMeta, epoch int64, lease objects.Lease) (*DB, error) {
 	shards := s.ranked(id)
-	c := shards[0].Client.WithNamespace(name)
-	if epoch == 1 && local == nil && len(shards) == 1 {
-		// The object's first tenure: its database has not been made yet,
-		// so make it rather than first learn that it is missing (with
-		// several shards, locate looks first), while the local copy is
-		// made. One this call made is empty: there is nothing to sync, and
-		// it is set up with the first commit.
-		type made struct {
-			created bool
-			err     error
-		}
-		ch := make(chan made, 1)
-		go func() {
-			created, err := shards[0].Admin.CreateNew(ctx, name)
-			ch <- made{created, err}
-		}()
-		db, err := s.openNew(ctx, name, path, c, lease)
-		m := <-ch
-		if m.err == nil && m.created && err == nil {
-			s.counters.countOpen(nil, head{gen: db.gen}, 0)
-			return db, nil
-		}
-		if db != nil {
-			db.discard()
-		}
-		switch {
-		case m.err != nil:
-			return nil, fmt.Errorf("create database on shard %s: %w", shards[0].Name, m.err)
-		case err != nil:
-			return nil, err
-		}
-		// It existed: open it as any other.
-	}
-	res, err := openPrimary(ctx, c, epoch, local)
-	if isNamespaceMissing(err) {
-		c, err = s.locate(ctx, name, shards)
-		if err == nil {
-			res, err = openPrimary(ctx, c, epoch, local)
+	if epoch == 1 && local == nil {
+		// Most likely the object's first tenure, with no rows anywhere
+		// yet: start the copy empty while one read makes sure there are
+		// none in its pack (there are when this lease opened it before,
+		// or when the coordination database was replaced). Its first
+		// commit makes them.
+		db, err := s.openNew(ctx, id, name, path, shards[0], lease)
+		if db != nil || err != nil {
+			return db, err
 		}
 	}
+	at, res, err := s.find(ctx, id, name, shards, epoch, local)
 	if err != nil {
 		return nil, err
 	}
@@ -237,14 +213,14 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 			return nil, fmt.Errorf("sync the local copy: %w", err)
 		}
 	}
-	db, err := openDB(ctx, name, path, c, epoch, lease, res.head, s.cache, s.counters)
+	db, err := openDB(ctx, name, path, at, epoch, lease, res.head, s.cache, s.counters)
 	if err == nil && s.streams != nil {
-		db.ws = c.WSStream(commitStreamIdle, s.streams)
+		db.ws = at.c.WSStream(commitStreamIdle, s.streams)
 	}
 	if err != nil || !legacy {
 		return db, err
 	}
-	if err := importLegacy(ctx, c, db); err != nil {
+	if err := importLegacy(ctx, at.c, db); err != nil {
 		db.local.Close()
 		return nil, err
 	}
@@ -259,31 +235,100 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 // Close removes the replicas' directory when it is a temporary one.
 func (s *Store) Close() error { return s.cache.close() }
 
-// locate finds the shard that holds database name — created there before
-// the shard list changed — or creates it on the first shard.
-func (s *Store) locate(ctx context.Context, name string, shards []Shard) (*hranaclient.Client, error) {
-	for _, sh := range shards[1:] {
-		ok, err := sh.Admin.Exists(ctx, name)
+// find opens the object's rows where they are, in one round trip per
+// place looked at: its pack on the first shard, where objects made by
+// this version are (looked at last when the local copy says it came from
+// a database of its own); a database of its own, made by an earlier
+// version, on any shard; its pack on the other shards (made before the
+// shard list changed). Found nowhere (its first holder made no rows, or
+// they were lost with the database), its rows are made in its pack on the
+// first shard.
+func (s *Store) find(ctx context.Context, id worker.ObjectID, name string, shards []Shard, epoch int64, local *copyMeta) (home, openResult, error) {
+	packFirst := local == nil || local.Packed
+	if packFirst {
+		at, err := s.packHome(ctx, shards[0], id, name)
 		if err != nil {
-			return nil, fmt.Errorf("look for database on shard %s: %w", sh.Name, err)
+			return home{}, openResult{}, err
 		}
-		if ok {
-			return sh.Client.WithNamespace(name), nil
+		res, err := openPrimary(ctx, at, epoch, local, false)
+		if !errors.Is(err, errNotHere) {
+			return at, res, err
 		}
 	}
-	if err := shards[0].Admin.Create(ctx, name); err != nil {
-		return nil, fmt.Errorf("create database on shard %s: %w", shards[0].Name, err)
+	for _, sh := range shards {
+		at := home{c: sh.Client.WithNamespace(name), lay: &solo, obj: name}
+		res, err := openPrimary(ctx, at, epoch, local, true)
+		if !isNamespaceMissing(err) {
+			return at, res, err
+		}
 	}
-	s.log.Debug("created object database", "namespace", name, "shard", shards[0].Name)
-	return shards[0].Client.WithNamespace(name), nil
+	for i, sh := range shards {
+		if i == 0 && packFirst {
+			continue
+		}
+		at, err := s.packHome(ctx, sh, id, name)
+		if err != nil {
+			return home{}, openResult{}, err
+		}
+		res, err := openPrimary(ctx, at, epoch, local, false)
+		if !errors.Is(err, errNotHere) {
+			return at, res, err
+		}
+	}
+	at, err := s.packHome(ctx, shards[0], id, name)
+	if err != nil {
+		return home{}, openResult{}, err
+	}
+	res, err := openPrimary(ctx, at, epoch, local, true)
+	if err == nil {
+		s.log.Debug("made an object's rows", "object", name, "at", at.where(), "shard", shards[0].Name)
+	}
+	return at, res, err
 }
 
-// openNew opens the object whose database is being made, empty, under its
-// first lease: its local copy starts as an empty database file
-// (sqlitedb.CreateEmpty) under a new generation, and its first commit (or a
-// confirmation of its lease) sets the database up, raising its epoch, in
-// the same round trip. It does no I/O beyond the local copy.
-func (s *Store) openNew(ctx context.Context, name, path string, c *hranaclient.Client, lease objects.Lease) (*DB, error) {
+// openNew opens an object that has no rows in its pack on sh yet, under
+// its first lease: its local copy starts as an empty database file
+// (sqlitedb.CreateEmpty) under a new generation, while one read checks
+// that the pack holds no rows of the object. Its first commit (or a
+// confirmation of its lease) makes them, raising its epoch, in the same
+// round trip. It returns nil and no error when the pack holds rows of the
+// object: the caller then opens it as any other.
+func (s *Store) openNew(ctx context.Context, id worker.ObjectID, name, path string, sh Shard, lease objects.Lease) (*DB, error) {
+	at, err := s.packHome(ctx, sh, id, name)
+	if err != nil {
+		return nil, err
+	}
+	type seen struct {
+		rows bool
+		err  error
+	}
+	ch := make(chan seen, 1)
+	go func() {
+		res, err := at.c.Execute(ctx, at.stmt(at.lay.epochSelect))
+		ch <- seen{err == nil && len(res.Rows) > 0, err}
+	}()
+	db, err := s.emptyCopy(ctx, name, path, at, lease)
+	r := <-ch
+	if r.err == nil && !r.rows && err == nil {
+		s.counters.countOpen(nil, head{gen: db.gen}, 0)
+		return db, nil
+	}
+	if db != nil {
+		db.discard()
+	}
+	switch {
+	case r.err != nil:
+		return nil, fmt.Errorf("look for the object in %s: %w", at.where(), r.err)
+	case err != nil:
+		return nil, err
+	}
+	return nil, nil
+}
+
+// emptyCopy makes a new object's local copy empty, under a new
+// generation, and opens it, to be set up at at with its first commit. It
+// does no I/O beyond the local copy.
+func (s *Store) emptyCopy(ctx context.Context, name, path string, at home, lease objects.Lease) (*DB, error) {
 	h := head{gen: newGeneration()}
 	if err := objlocal.RemoveFiles(path); err != nil {
 		return nil, fmt.Errorf("clear the local copy: %w", err)
@@ -291,13 +336,13 @@ func (s *Store) openNew(ctx context.Context, name, path string, c *hranaclient.C
 	if err := sqlitedb.CreateEmpty(path, false); err != nil {
 		return nil, fmt.Errorf("make the local copy: %w", err)
 	}
-	db, err := openDB(ctx, name, path, c, 1, lease, h, s.cache, s.counters)
+	db, err := openDB(ctx, name, path, at, 1, lease, h, s.cache, s.counters)
 	if err != nil {
 		return nil, err
 	}
-	db.init = setupStmts(1, h.gen)
+	db.init = setupStmts(at, 1, h.gen)
 	if s.streams != nil {
-		db.ws = c.WSStream(commitStreamIdle, s.streams)
+		db.ws = at.c.WSStream(commitStreamIdle, s.streams)
 	}
 	return db, nil
 }

@@ -21,45 +21,58 @@ type openResult struct {
 	legacy bool             // tables of the earlier row format are present
 }
 
-// setupStmts create the reserved tables of an object database, raise its
-// epoch to epoch and give it generation gen, unless already done.
-func setupStmts(epoch int64, gen string) []hrana.Stmt {
-	return []hrana.Stmt{
-		noRows(hrana.NewStmt(epochSchema)),
-		noRows(hrana.NewStmt(epochRaise, hrana.Integer(epoch))),
-		noRows(hrana.NewStmt(replicaSchema)),
-		noRows(hrana.NewStmt(pagesSchema)),
-		noRows(hrana.NewStmt(pagesIndex)),
-		noRows(hrana.NewStmt(replicaInit, hrana.Text(gen))),
+// setupStmts set up an object's rows at h: create the reserved tables
+// (of a database of its own), raise its epoch to epoch and give it
+// generation gen, unless already done.
+func setupStmts(h home, epoch int64, gen string) []hrana.Stmt {
+	var out []hrana.Stmt
+	for _, sql := range h.lay.schemaHere() {
+		out = append(out, noRows(hrana.NewStmt(sql)))
 	}
+	return append(out,
+		noRows(h.stmt(h.lay.epochRaise, hrana.Integer(epoch))),
+		noRows(h.stmt(h.lay.replicaInit, hrana.Text(gen))),
+	)
 }
 
-// openPrimary raises the database's epoch to epoch and, in the same round
-// trip, reads the replica head and the pages a copy at (gen, version)
-// lacks (every page when local is nil). It fails with an error wrapping
-// objects.ErrFenced if a higher epoch is stored.
-func openPrimary(ctx context.Context, c *hranaclient.Client, epoch int64, local *copyMeta) (openResult, error) {
+// errNotHere: openPrimary, told not to make the object's rows, found none.
+var errNotHere = errors.New("the object has no rows there")
+
+// openPrimary raises the object's epoch at h to epoch and, in the same
+// round trip, reads its head and the pages a copy at (gen, version) lacks
+// (every page when local is nil). Unless create is set, it only raises an
+// epoch already stored, and fails with errNotHere when there is none. It
+// fails with an error wrapping objects.ErrFenced if a higher epoch is
+// stored.
+func openPrimary(ctx context.Context, h home, epoch int64, local *copyMeta, create bool) (openResult, error) {
 	gen, version := "", int64(-1)
 	if local != nil {
 		gen, version = local.Gen, local.Version
 	}
-	steps := chain(
-		hrana.NewStmt(`BEGIN IMMEDIATE`),
-		hrana.NewStmt(epochSchema),
-		hrana.NewStmt(epochRaise, hrana.Integer(epoch)),
-		hrana.NewStmt(epochSelect),
-		hrana.NewStmt(replicaSchema),
-		hrana.NewStmt(pagesSchema),
-		hrana.NewStmt(pagesIndex),
-		hrana.NewStmt(replicaInit, hrana.Text(newGeneration())),
-		hrana.NewStmt(replicaSelect),
-		hrana.NewStmt(pagesSince, hrana.Text(gen), hrana.Integer(version)),
-		hrana.NewStmt(legacyTables),
-		hrana.NewStmt(`COMMIT`),
-	)
-	const commit = 11
-	steps = append(steps, rollbackStep(0, commit))
-	res, err := c.Batch(ctx, steps)
+	stmts := []hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}
+	for _, sql := range h.lay.schemaHere() {
+		stmts = append(stmts, hrana.NewStmt(sql))
+	}
+	if create {
+		stmts = append(stmts,
+			noRows(h.stmt(h.lay.epochRaise, hrana.Integer(epoch))),
+			noRows(h.stmt(h.lay.replicaInit, hrana.Text(newGeneration()))))
+	} else {
+		stmts = append(stmts, noRows(h.stmt(h.lay.epochBump, hrana.Integer(epoch))))
+	}
+	iEpoch := len(stmts)
+	stmts = append(stmts,
+		h.stmt(h.lay.epochSelect),
+		h.stmt(h.lay.replicaSelect),
+		h.stmt(h.lay.pagesSince, hrana.Text(gen), hrana.Integer(version)))
+	iLegacy := -1
+	if !h.lay.packed {
+		iLegacy = len(stmts)
+		stmts = append(stmts, hrana.NewStmt(legacyTables))
+	}
+	stmts = append(stmts, hrana.NewStmt(`COMMIT`))
+	commit := len(stmts) - 1
+	res, err := h.c.Batch(ctx, append(chain(stmts...), rollbackStep(0, commit)))
 	if err != nil {
 		return openResult{}, fmt.Errorf("open: %w", err)
 	}
@@ -71,42 +84,47 @@ func openPrimary(ctx context.Context, c *hranaclient.Client, epoch int64, local 
 	if !hranaclient.StepRan(res, commit) {
 		return openResult{}, errors.New("open: COMMIT did not run")
 	}
-	stored, err := epochOf(res.StepResults[3])
+	if r := res.StepResults[iEpoch]; !create && r != nil && len(r.Rows) == 0 {
+		return openResult{}, errNotHere
+	}
+	stored, err := epochOf(res.StepResults[iEpoch])
 	if err != nil {
 		return openResult{}, fmt.Errorf("open: %w", err)
 	}
 	if stored != epoch {
-		return openResult{}, fmt.Errorf("%w: this holder has epoch %d, the database is held at epoch %d", objects.ErrFenced, epoch, stored)
+		return openResult{}, fmt.Errorf("%w: this holder has epoch %d, the object is held at epoch %d", objects.ErrFenced, epoch, stored)
 	}
-	h, err := headOf(res.StepResults[8])
+	hd, err := headOf(res.StepResults[iEpoch+1])
 	if err != nil {
 		return openResult{}, fmt.Errorf("open: %w", err)
 	}
-	out := openResult{head: h, pages: map[int64][]byte{}}
-	for _, row := range res.StepResults[9].Rows {
+	out := openResult{head: hd, pages: map[int64][]byte{}}
+	for _, row := range res.StepResults[iEpoch+2].Rows {
 		if len(row) != 2 || row[0].Kind != hrana.KindInteger || row[1].Kind != hrana.KindBlob {
 			return openResult{}, errors.New("open: malformed page row")
 		}
-		page, err := decodePage(row[1].Blob, h.pageSize)
+		page, err := decodePage(row[1].Blob, hd.pageSize)
 		if err != nil {
 			return openResult{}, fmt.Errorf("open: page %d: %w", row[0].Int, err)
 		}
 		out.pages[row[0].Int] = page
 	}
-	if r := res.StepResults[10]; r != nil && len(r.Rows) == 1 && len(r.Rows[0]) == 1 {
-		out.legacy = r.Rows[0][0].Int > 0
+	if iLegacy >= 0 {
+		if r := res.StepResults[iLegacy]; r != nil && len(r.Rows) == 1 && len(r.Rows[0]) == 1 {
+			out.legacy = r.Rows[0][0].Int > 0
+		}
 	}
 	return out, nil
 }
 
-// headOf decodes the result of replicaSelect.
+// headOf decodes the result of the layout's replicaSelect.
 func headOf(r *hrana.StmtResult) (head, error) {
 	if r == nil || len(r.Rows) != 1 || len(r.Rows[0]) != 4 {
-		return head{}, errors.New("_dwk_replica holds no head")
+		return head{}, errors.New("the object has no head row")
 	}
 	row := r.Rows[0]
 	if row[0].Kind != hrana.KindText || row[1].Kind != hrana.KindInteger || row[2].Kind != hrana.KindInteger || row[3].Kind != hrana.KindInteger {
-		return head{}, errors.New("_dwk_replica holds a malformed head")
+		return head{}, errors.New("the object's head row is malformed")
 	}
 	return head{gen: row[0].Text, version: row[1].Int, pages: row[2].Int, pageSize: int(row[3].Int)}, nil
 }
