@@ -77,4 +77,21 @@ func TestImportsTheEarlierRowFormat(t *testing.T) {
 	if len(res.Rows) != 0 {
 		t.Errorf("the primary still holds earlier tables: %v", res.Rows)
 	}
+	db.Close()
+
+	// The object stays in its own database: opened again where its copy
+	// is cached, it has its rows there and none in its pack.
+	if db, err = store.Open(ctx, id, newFakeLease(6)); err != nil {
+		t.Fatal(err)
+	}
+	mustBatch(t, db, "INSERT INTO parent (v) VALUES ('e')")
+	db.Close()
+	res, err = pc.Execute(ctx, hrana.NewStmt(`SELECT epoch FROM _dwk_epoch`))
+	if err != nil || fmt.Sprint(res.Rows) != "[[6]]" {
+		t.Errorf("epoch in the object's database = %v (%v), want 6", res.Rows, err)
+	}
+	res, err = b.client(t, store.PackOf(id)).Execute(ctx, hrana.NewStmt(`SELECT count(*) FROM _dwk_object_heads WHERE obj = ?`, hrana.Text(name)))
+	if err == nil && fmt.Sprint(res.Rows) != "[[0]]" {
+		t.Errorf("the object's pack holds %v heads of it, want none", res.Rows)
+	}
 }
