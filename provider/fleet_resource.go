@@ -137,7 +137,7 @@ func (r *fleetResource) Schema(ctx context.Context, _ resource.SchemaRequest, re
 				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"url":         schema.StringAttribute{MarkdownDescription: "Hrana URL.", Optional: true, Validators: []validator.String{validators.URL("http", "https", "ws", "wss", "libsql")}},
-					"admin_url":   schema.StringAttribute{MarkdownDescription: "Admin API URL (to create object databases).", Optional: true, Validators: []validator.String{validators.URL("http", "https")}},
+					"admin_url":   schema.StringAttribute{MarkdownDescription: "Admin API URL (to create object packs and D1 databases).", Optional: true, Validators: []validator.String{validators.URL("http", "https")}},
 					"auth_token":  schema.StringAttribute{MarkdownDescription: "JWT for `url`. **Write-only**: rendered into the hosts' `dwk.json`, never stored in the state; a change rolls the fleet.", Optional: true, Sensitive: true, WriteOnly: true},
 					"admin_token": schema.StringAttribute{MarkdownDescription: "Admin API key. **Write-only**, as `auth_token`.", Optional: true, Sensitive: true, WriteOnly: true},
 					"ca_file": schema.StringAttribute{MarkdownDescription: "PEM file, on the machine Terraform runs on, of the CA certificate(s) the libSQL " +

@@ -18,7 +18,7 @@ variable "ssh_private_key" {
 }
 
 variable "libsql" {
-  description = "The libSQL server as the replicas reach it (`storage.libsql`): `url` (Hrana), `admin_url` (namespaces API, to create object databases) and `ca_file` (PEM CA of a server with a private certificate, copied to the hosts). Unset fields fall back to the provider's `libsql` block, which is how Terraform reaches it; set them when the hosts use another address."
+  description = "The libSQL server as the replicas reach it (`storage.libsql`): `url` (Hrana), `admin_url` (namespaces API, to create object packs and D1 databases) and `ca_file` (PEM CA of a server with a private certificate, copied to the hosts). Unset fields fall back to the provider's `libsql` block, which is how Terraform reaches it; set them when the hosts use another address."
   type = object({
     url       = optional(string)
     admin_url = optional(string)

@@ -2,16 +2,18 @@
 // (package objects): it lets every replica of a fleet run any object, one
 // replica at a time, with the object's state in libSQL.
 //
-//   - Store (objects.ObjectStore): one libSQL database (sqld namespace) per
-//     object, created lazily through the admin API, spread over the
-//     configured object shards by rendezvous hash of the object id. Every
-//     database keeps the epoch of its current lease holder in the reserved
-//     table _dwk_epoch; Open raises it to the new holder's epoch, and every
-//     call carries a guard on it in the same round trip, so a stale holder
-//     (paused, partitioned) can neither write nor read once a newer holder
-//     has opened the object. Reads go to the primary, so a new holder sees
-//     every write its predecessor committed (sync-before-serve) without a
-//     read cache to refresh.
+//   - Store (objects.ObjectStore): each object's state is the pages of a
+//     SQLite database, kept as rows in one of 32 packs (libSQL databases
+//     the objects share) on the object shard rendezvous hashing of its id
+//     picks; objects made by earlier versions keep a database of their
+//     own (layouts.go). The holder serves the object from a local copy
+//     (replica.go) and commits the pages it changes at the primary. The
+//     object's rows keep the epoch of its current lease holder; Open
+//     raises it to the new holder's epoch, and every commit carries a
+//     guard on it in the same round trip, so a stale holder (paused,
+//     partitioned) can neither write nor, once its lease is not fresh,
+//     read after a newer holder has opened the object. Open syncs the
+//     copy from the primary first (sync-before-serve).
 //   - AlarmIndex (objects.AlarmIndex): alarm entries in the coordination KV
 //     with a time-ordered index; Due claims each entry it returns by CAS
 //     with a visibility timeout, and only claims entries this replica
