@@ -132,7 +132,9 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 	next := d.version + 1
 	stmts := append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, d.init...)
 	guard := len(stmts)
-	stmts = append(stmts, noRows(d.home.stmt(d.home.lay.epochGuard, hrana.Integer(d.epoch))))
+	stmts = append(stmts,
+		noRows(d.home.stmt(d.home.lay.epochGuard, hrana.Integer(d.epoch))),
+		noRows(d.home.stmt(d.home.lay.headGuard, hrana.Text(d.gen), hrana.Integer(d.version))))
 	for pgno, page := range p.pages {
 		stmts = append(stmts, noRows(d.home.stmt(d.home.lay.pagesUpsert, hrana.Integer(int64(pgno)), hrana.Integer(next), hrana.Blob(encodePage(page)))))
 	}
@@ -169,7 +171,13 @@ func (d *DB) commitLocked(ctx context.Context, p *pending) error {
 		}
 		return fmt.Errorf("commit to the primary: epoch guard: %w", e)
 	}
-	for i := guard + 1; i <= commit; i++ {
+	if e := hranaclient.StepError(res, guard+1); e != nil {
+		if isConstraint(e) {
+			return fmt.Errorf("commit to the primary: the object's rows are not at generation %s, version %d, which this copy holds (%v)", d.gen, d.version, e)
+		}
+		return fmt.Errorf("commit to the primary: head guard: %w", e)
+	}
+	for i := guard + 2; i <= commit; i++ {
 		if e := hranaclient.StepError(res, i); e != nil {
 			return fmt.Errorf("commit to the primary: step %d: %w", i, e)
 		}

@@ -32,6 +32,10 @@ type layout struct {
 	// exactly ?1, whether it is higher (a newer holder), lower, or
 	// missing, so it stops every later step of its transaction.
 	epochGuard string
+	// headGuard fails with a constraint error unless the object's head is
+	// at generation ?1 and version ?2: a commit stops there when the rows
+	// are not those its copy was made from.
+	headGuard string
 	// replicaInit gives a new object's head its generation ?1.
 	replicaInit    string
 	replicaSelect  string
@@ -65,6 +69,8 @@ var solo = layout{
 	epochSelect: `SELECT epoch FROM _dwk_epoch WHERE k = 0`,
 	epochGuard: `INSERT INTO _dwk_epoch (k, epoch) SELECT 0, NULL
 		WHERE NOT EXISTS (SELECT 1 FROM _dwk_epoch WHERE k = 0 AND epoch = ?1)`,
+	headGuard: `INSERT INTO _dwk_epoch (k, epoch) SELECT 0, NULL
+		WHERE NOT EXISTS (SELECT 1 FROM _dwk_replica WHERE k = 0 AND gen = ?1 AND version = ?2)`,
 	replicaInit:    `INSERT INTO _dwk_replica (k, gen, version, pages, page_size) VALUES (0, ?1, 0, 0, 0) ON CONFLICT (k) DO NOTHING`,
 	replicaSelect:  `SELECT gen, version, pages, page_size FROM _dwk_replica WHERE k = 0`,
 	replicaVersion: `SELECT version FROM _dwk_replica WHERE k = 0`,
@@ -96,6 +102,8 @@ var packed = layout{
 	epochSelect: `SELECT epoch FROM _dwk_object_epochs WHERE obj = ?1`,
 	epochGuard: `INSERT INTO _dwk_object_epochs (obj, epoch) SELECT ?1, NULL
 		WHERE NOT EXISTS (SELECT 1 FROM _dwk_object_epochs WHERE obj = ?1 AND epoch = ?2)`,
+	headGuard: `INSERT INTO _dwk_object_epochs (obj, epoch) SELECT ?1, NULL
+		WHERE NOT EXISTS (SELECT 1 FROM _dwk_object_heads WHERE obj = ?1 AND gen = ?2 AND version = ?3)`,
 	replicaInit: `INSERT INTO _dwk_object_heads (obj, gen, version, pages, page_size) VALUES (?1, ?2, 0, 0, 0)
 		ON CONFLICT (obj) DO NOTHING`,
 	replicaSelect:  `SELECT gen, version, pages, page_size FROM _dwk_object_heads WHERE obj = ?1`,

@@ -122,6 +122,9 @@ func (d *DB) confirmHolder(ctx context.Context) error {
 		if err := d.setUp(ctx, init); err != nil {
 			return err
 		}
+		d.mu.Lock()
+		d.init = nil
+		d.mu.Unlock()
 	}
 	res, err := d.home.c.Batch(ctx, chain(d.home.stmt(d.home.lay.epochSelect), d.home.stmt(d.home.lay.replicaVersion)))
 	if err != nil {
@@ -246,6 +249,17 @@ func (d *DB) Confirm(ctx context.Context) error {
 		return d.breakLocked(fmt.Errorf("read local changes: %w", err))
 	}
 	if p == nil {
+		if d.init == nil {
+			return nil
+		}
+		// A new object's first confirmation: make its rows, or learn that
+		// they exist, before the event's output leaves.
+		ctx, done := d.leaseContext(ctx)
+		defer done()
+		if err := d.setUp(ctx, d.init); err != nil {
+			return d.breakLocked(err)
+		}
+		d.init = nil
 		return nil
 	}
 	if err := d.commitLocked(ctx, p); err != nil {
@@ -320,32 +334,42 @@ func (d *DB) Close() error {
 	return nil
 }
 
-// setUp runs a new database's set-up statements in one round trip and
-// checks that they left this holder's epoch stored.
+// setUp runs a new object's set-up statements in one round trip and
+// checks that they left this holder's epoch stored and the head this copy
+// was made for (no rows were there before). The caller clears d.init.
 func (d *DB) setUp(ctx context.Context, init []hrana.Stmt) error {
-	stmts := append(append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, init...), d.home.stmt(d.home.lay.epochSelect), hrana.NewStmt(`COMMIT`))
+	stmts := append([]hrana.Stmt{hrana.NewStmt(`BEGIN IMMEDIATE`)}, init...)
+	sel := len(stmts)
+	stmts = append(stmts, d.home.stmt(d.home.lay.epochSelect),
+		noRows(d.home.stmt(d.home.lay.headGuard, hrana.Text(d.gen), hrana.Integer(0))), hrana.NewStmt(`COMMIT`))
 	commit := len(stmts) - 1
 	res, err := d.home.c.Batch(ctx, append(chain(stmts...), rollbackStep(0, commit)))
 	if err != nil {
-		return fmt.Errorf("set up the database at the primary: %w", leaseCause(ctx, err))
+		return fmt.Errorf("set up the object at the primary: %w", leaseCause(ctx, err))
 	}
-	for i := 0; i <= commit; i++ {
+	for i := 0; i <= sel; i++ {
 		if e := hranaclient.StepError(res, i); e != nil {
-			return fmt.Errorf("set up the database at the primary: step %d: %w", i, e)
+			return fmt.Errorf("set up the object at the primary: step %d: %w", i, e)
 		}
 	}
-	if !hranaclient.StepRan(res, commit) {
-		return errors.New("set up the database at the primary: COMMIT did not run")
-	}
-	stored, err := epochOf(res.StepResults[commit-1])
+	stored, err := epochOf(res.StepResults[sel])
 	if err != nil {
-		return fmt.Errorf("set up the database at the primary: %w", err)
+		return fmt.Errorf("set up the object at the primary: %w", err)
 	}
 	if stored != d.epoch {
-		return fmt.Errorf("%w: this holder has epoch %d, the database is held at epoch %d", objects.ErrFenced, d.epoch, stored)
+		return fmt.Errorf("%w: this holder has epoch %d, the object is held at epoch %d", objects.ErrFenced, d.epoch, stored)
 	}
-	d.mu.Lock()
-	d.init = nil
-	d.mu.Unlock()
+	if e := hranaclient.StepError(res, sel+1); e != nil {
+		if isConstraint(e) {
+			return fmt.Errorf("set up the object at the primary: it has rows already, made before its first lease (%v)", e)
+		}
+		return fmt.Errorf("set up the object at the primary: head guard: %w", e)
+	}
+	if e := hranaclient.StepError(res, commit); e != nil {
+		return fmt.Errorf("set up the object at the primary: commit: %w", e)
+	}
+	if !hranaclient.StepRan(res, commit) {
+		return errors.New("set up the object at the primary: COMMIT did not run")
+	}
 	return nil
 }

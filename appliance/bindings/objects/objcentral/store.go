@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dwk/fleet/appliance/bindings/objects"
@@ -88,6 +89,9 @@ type Store struct {
 	streams  *hranaclient.WSLimit // nil: commits go over HTTP
 	packs    packs
 	log      *slog.Logger
+
+	firstsMu sync.Mutex
+	firsts   map[string]objects.Lease // objects opened under their first lease, until it ends
 }
 
 var _ objects.ObjectStore = (*Store)(nil)
@@ -162,10 +166,12 @@ func (s *Store) ranked(id worker.ObjectID) []Shard {
 // object's stored epoch to lease.Epoch() and fetches the pages the local
 // replica lacks: none when the replica is current, those written since
 // its version when it is behind, all of them when it is missing or not
-// trusted. A new object's first holder reads instead, to learn that the
-// object has no rows yet; its first commit makes them. Open fails with an
-// error wrapping objects.ErrFenced if a holder with a higher epoch has
-// opened the object already. The replica then holds every write any
+// trusted. A new object's first holder (epoch 1) sends nothing: its copy
+// starts empty, and its first confirmation (which every event's output
+// waits for) makes the object's rows; it fails if they exist (the
+// coordination database was replaced), and the next open under the same
+// lease syncs them. Open fails with an error wrapping objects.ErrFenced
+// if a holder with a higher epoch has opened the object already. The replica then holds every write any
 // earlier holder committed (sync-before-serve).
 func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Lease) (objects.ObjectDB, error) {
 	if lease == nil || lease.Epoch() < 1 {
@@ -188,16 +194,20 @@ func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Leas
 // open syncs the replica at path and opens it.
 func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string, local *copyMeta, epoch int64, lease objects.Lease) (*DB, error) {
 	shards := s.ranked(id)
-	if epoch == 1 && local == nil {
-		// Most likely the object's first tenure, with no rows anywhere
-		// yet: start the copy empty while one read makes sure there are
-		// none in its pack (there are when this lease opened it before,
-		// or when the coordination database was replaced). Its first
-		// commit makes them.
-		db, err := s.openNew(ctx, id, name, path, shards[0], lease)
-		if db != nil || err != nil {
-			return db, err
+	if epoch == 1 && local == nil && s.firstOpen(name, lease) {
+		// The object's first tenure: it has no rows anywhere yet. Its
+		// copy starts empty, and its first confirmation makes its rows
+		// in its pack (it finds them there if the coordination database
+		// was replaced, and fails).
+		at, err := s.packHome(ctx, shards[0], id, name)
+		if err != nil {
+			return nil, err
 		}
+		db, err := s.emptyCopy(ctx, name, path, at, lease)
+		if err == nil {
+			s.counters.countOpen(nil, head{gen: db.gen}, 0)
+		}
+		return db, err
 	}
 	at, res, err := s.find(ctx, id, name, shards, epoch, local)
 	if err != nil {
@@ -286,43 +296,33 @@ func (s *Store) find(ctx context.Context, id worker.ObjectID, name string, shard
 	return at, res, err
 }
 
-// openNew opens an object that has no rows in its pack on sh yet, under
-// its first lease: its local copy starts as an empty database file
-// (sqlitedb.CreateEmpty) under a new generation, while one read checks
-// that the pack holds no rows of the object. Its first commit (or a
-// confirmation of its lease) makes them, raising its epoch, in the same
-// round trip. It returns nil and no error when the pack holds rows of the
-// object: the caller then opens it as any other.
-func (s *Store) openNew(ctx context.Context, id worker.ObjectID, name, path string, sh Shard, lease objects.Lease) (*DB, error) {
-	at, err := s.packHome(ctx, sh, id, name)
-	if err != nil {
-		return nil, err
+// firstOpen reports whether this is the first open of object name under
+// lease, and remembers it until the lease ends: a copy that was opened
+// under the lease before may have been committed, closed and evicted. A
+// lease that ended, or does not say when it ends, never opens an object
+// as new.
+func (s *Store) firstOpen(name string, lease objects.Lease) bool {
+	lc, ok := lease.(interface{ Context() context.Context })
+	if !ok || lc.Context().Err() != nil {
+		return false
 	}
-	type seen struct {
-		rows bool
-		err  error
+	s.firstsMu.Lock()
+	defer s.firstsMu.Unlock()
+	if s.firsts[name] == lease {
+		return false
 	}
-	ch := make(chan seen, 1)
-	go func() {
-		res, err := at.c.Execute(ctx, at.stmt(at.lay.epochSelect))
-		ch <- seen{err == nil && len(res.Rows) > 0, err}
-	}()
-	db, err := s.emptyCopy(ctx, name, path, at, lease)
-	r := <-ch
-	if r.err == nil && !r.rows && err == nil {
-		s.counters.countOpen(nil, head{gen: db.gen}, 0)
-		return db, nil
+	if s.firsts == nil {
+		s.firsts = map[string]objects.Lease{}
 	}
-	if db != nil {
-		db.discard()
-	}
-	switch {
-	case r.err != nil:
-		return nil, fmt.Errorf("look for the object in %s: %w", at.where(), r.err)
-	case err != nil:
-		return nil, err
-	}
-	return nil, nil
+	s.firsts[name] = lease
+	context.AfterFunc(lc.Context(), func() {
+		s.firstsMu.Lock()
+		defer s.firstsMu.Unlock()
+		if s.firsts[name] == lease {
+			delete(s.firsts, name)
+		}
+	})
+	return true
 }
 
 // emptyCopy makes a new object's local copy empty, under a new

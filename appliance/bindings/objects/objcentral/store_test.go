@@ -73,7 +73,8 @@ func TestFencing(t *testing.T) {
 	ctx := ctxFor(t)
 	id := testID("Fence", "x")
 
-	old, err := oldStore.Open(ctx, id, newFakeLease(1))
+	oldLease := newFakeLease(1)
+	old, err := oldStore.Open(ctx, id, oldLease)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestFencing(t *testing.T) {
 		"delete all": func() error { return old.DeleteAll(ctx) },
 		"reopen": func() error {
 			old.Close()
-			_, err := oldStore.Open(ctx, id, newFakeLease(1))
+			_, err := oldStore.Open(ctx, id, oldLease)
 			return err
 		},
 	}
@@ -394,8 +395,7 @@ func TestCommitStreams(t *testing.T) {
 }
 
 // TestNewObjectFencedBeforeItsFirstCommit: an object's first holder opens
-// it with one read, which finds no rows of it in its pack, and makes them
-// with its first commit; a newer holder that opened the object before that commit fences
+// it without a round trip and makes its rows with its first commit; a newer holder that opened the object before that commit fences
 // it all the same, for writes and, once its lease is not fresh, reads.
 func TestNewObjectFencedBeforeItsFirstCommit(t *testing.T) {
 	b := newBackend(t, libsqlserver.Start(t))
@@ -419,8 +419,8 @@ func TestNewObjectFencedBeforeItsFirstCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := c.RoundTrips() - before; n != 1 {
-		t.Errorf("opening a new object cost %d round trips to its pack, want 1 (a read)", n)
+	if n := c.RoundTrips() - before; n != 0 {
+		t.Errorf("opening a new object cost %d round trips to its pack, want none", n)
 	}
 	cur, err := store.Open(ctx, id, newFakeLease(2))
 	if err != nil {
@@ -450,9 +450,10 @@ func TestNewObjectFencedBeforeItsFirstCommit(t *testing.T) {
 }
 
 // TestFirstTenureOfADatabaseThatExists: a first lease (epoch 1) whose
-// database turns out to exist already (made by a fleet whose coordination
-// database was replaced) opens it as any other, syncing what it holds,
-// rather than starting the copy empty.
+// object turns out to have rows already (made by a fleet whose
+// coordination database was replaced) starts its copy empty, as for any
+// new object, but its first confirmation finds the rows and fails, writing
+// nothing; opened again under the same lease, it syncs what they hold.
 func TestFirstTenureOfADatabaseThatExists(t *testing.T) {
 	b := newBackend(t, libsqlserver.Start(t))
 	earlier, _ := b.objectStore(t)
@@ -467,7 +468,16 @@ func TestFirstTenureOfADatabaseThatExists(t *testing.T) {
 	mustBatch(t, db, "CREATE TABLE t (v)", "INSERT INTO t VALUES ('kept')")
 	db.Close()
 
-	db, err = store.Open(ctx, id, newFakeLease(1))
+	l := newFakeLease(1)
+	db, err = store.Open(ctx, id, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Batch(ctx, []worker.D1Query{{SQL: "CREATE TABLE t (v)"}, {SQL: "INSERT INTO t VALUES ('lost')"}}); err == nil {
+		t.Fatal("the first write over rows made before the first lease succeeded")
+	}
+	db.Close()
+	db, err = store.Open(ctx, id, l)
 	if err != nil {
 		t.Fatal(err)
 	}
