@@ -189,7 +189,7 @@ func (f *centralFleet) newObjects(cfg *config.Config, secret []byte, link *peerl
 	}
 	f.closers = append(f.closers, store.Close)
 	objectStoreMetrics(m, cfg.Fleet.Member, store)
-	placer := objcentral.NewPlacer(f.leases, readyMembers{v: f.view, deposed: f.deposedPeer})
+	placer := objcentral.NewPlacer(f.leases, readyMembers{v: f.view, deposed: f.deposedPeer}).Preparing(store)
 	alarms, err := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: f.coord, Placer: placer, Claimer: cfg.Fleet.Member})
 	if err != nil {
 		return err

@@ -34,8 +34,8 @@
 //	link, _ := peerlink.New(peerlink.Config{Secret: fleetSecret, Fleet: fleet, Member: id})
 //	leases := lease.New(lease.Config{Coord: coordStore, Member: id, Addr: internalAddr, TTL: ttl})
 //	leases.Open(ctx)
-//	placer := objcentral.NewPlacer(leases, members)
 //	store, _ := objcentral.NewStore(objcentral.StoreConfig{Shards: shards})
+//	placer := objcentral.NewPlacer(leases, members).Preparing(store)
 //	alarms, _ := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: coordStore, Placer: placer})
 //	rt := objects.New(objects.Config{
 //		Secret: fleetSecret, Store: store, Alarms: alarms, Placer: placer,

@@ -170,8 +170,8 @@ func startReplica(t testing.TB, b *backend, members objcentral.Members, o replic
 	if o.members != nil {
 		members = o.members
 	}
-	r.placer = objcentral.NewPlacer(r.leases, members)
 	store, objClient := b.objectStore(t)
+	r.placer = objcentral.NewPlacer(r.leases, members).Preparing(store)
 	r.objClient = objClient
 	alarms, err := objcentral.NewAlarmIndex(objcentral.AlarmConfig{Coord: r.alarmDB, Placer: r.placer, Visibility: 5 * time.Second})
 	if err != nil {

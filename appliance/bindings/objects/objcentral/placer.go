@@ -33,6 +33,7 @@ import (
 type Placer struct {
 	leases  *lease.Manager
 	members Members
+	store   *Store // gets copies ready while leases are acquired (Preparing)
 }
 
 var _ objects.Placer = (*Placer)(nil)
@@ -44,6 +45,13 @@ var _ objects.Lease = (*lease.Lease)(nil)
 // replicas; nil means this replica alone.
 func NewPlacer(leases *lease.Manager, members Members) *Placer {
 	return &Placer{leases: leases, members: members}
+}
+
+// Preparing has store get an object's local copy ready while Claim
+// acquires the object's lease (see prepare.go), and returns p.
+func (p *Placer) Preparing(store *Store) *Placer {
+	p.store = store
+	return p
 }
 
 // self is this replica as a member.
@@ -127,7 +135,18 @@ func (p *Placer) Claim(ctx context.Context, id worker.ObjectID) (objects.Lease, 
 			// previous incarnation's. Take it over below.
 		}
 	}
+	undo := func() {}
+	if p.store != nil {
+		undo = p.store.prepare(id)
+	}
 	l, err := p.leases.Acquire(ctx, class, hexID)
+	if err != nil {
+		undo()
+	} else {
+		// Open takes what was prepared; if it is not called, the copy's
+		// cache entry is handed back when the lease ends.
+		context.AfterFunc(l.Context(), undo)
+	}
 	var other *lease.HeldError
 	switch {
 	case err == nil:

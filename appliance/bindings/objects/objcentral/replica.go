@@ -63,11 +63,13 @@ var _ objects.OutputGate = (*DB)(nil)
 var copyOptions = sqlitedb.Options{Synchronous: "OFF", ManualCheckpoints: true, Exclusive: true}
 
 // openDB opens the replica file at path, which openPrimary and applyPages
-// brought to h.
-func openDB(ctx context.Context, name, path string, at home, epoch int64, lease objects.Lease, h head, ch *cache, n *counters) (*DB, error) {
-	local, err := objlocal.OpenFile(ctx, path, copyOptions)
-	if err != nil {
-		return nil, err
+// brought to h, unless local has it open already.
+func openDB(ctx context.Context, name, path string, local *objlocal.DB, at home, epoch int64, lease objects.Lease, h head, ch *cache, n *counters) (*DB, error) {
+	if local == nil {
+		var err error
+		if local, err = objlocal.OpenFile(ctx, path, copyOptions); err != nil {
+			return nil, err
+		}
 	}
 	d := &DB{
 		name: name, home: at, epoch: epoch, cache: ch, counters: n, local: local,

@@ -88,6 +88,7 @@ type Store struct {
 	counters *counters
 	streams  *hranaclient.WSLimit // nil: commits go over HTTP
 	packs    packs
+	preps    preps
 	log      *slog.Logger
 
 	firstsMu sync.Mutex
@@ -179,20 +180,26 @@ func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Leas
 	}
 	epoch := lease.Epoch()
 	name := s.Namespace(id)
-	path, local, err := s.cache.acquire(name)
-	if err != nil {
-		return nil, fmt.Errorf("open object %s: %w", id, err)
+	p := s.takePrepared(name, nil)
+	if p == nil {
+		p = &prepared{}
+		p.path, p.local, p.err = s.cache.acquire(name)
 	}
-	db, err := s.open(ctx, id, name, path, local, epoch, lease)
+	if p.err != nil {
+		return nil, fmt.Errorf("open object %s: %w", id, p.err)
+	}
+	db, err := s.open(ctx, id, name, p, epoch, lease)
 	if err != nil {
+		p.discard()
 		s.cache.release(name, nil)
 		return nil, fmt.Errorf("open object %s (%s, epoch %d): %w", id, name, epoch, err)
 	}
 	return db, nil
 }
 
-// open syncs the replica at path and opens it.
-func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string, local *copyMeta, epoch int64, lease objects.Lease) (*DB, error) {
+// open syncs the replica at p.path, described by p.local, and opens it.
+func (s *Store) open(ctx context.Context, id worker.ObjectID, name string, p *prepared, epoch int64, lease objects.Lease) (*DB, error) {
+	path, local := p.path, p.local
 	shards := s.ranked(id)
 	if epoch == 1 && local == nil && s.firstOpen(name, lease) {
 		// The object's first tenure: it has no rows anywhere yet. Its
@@ -203,12 +210,13 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 		if err != nil {
 			return nil, err
 		}
-		db, err := s.emptyCopy(ctx, name, path, at, lease)
+		db, err := s.emptyCopy(ctx, name, p, at, lease)
 		if err == nil {
 			s.counters.countOpen(nil, head{gen: db.gen}, 0)
 		}
 		return db, err
 	}
+	p.discard()
 	at, res, err := s.find(ctx, id, name, shards, epoch, local)
 	if err != nil {
 		return nil, err
@@ -223,7 +231,7 @@ func (s *Store) open(ctx context.Context, id worker.ObjectID, name, path string,
 			return nil, fmt.Errorf("sync the local copy: %w", err)
 		}
 	}
-	db, err := openDB(ctx, name, path, at, epoch, lease, res.head, s.cache, s.counters)
+	db, err := openDB(ctx, name, path, nil, at, epoch, lease, res.head, s.cache, s.counters)
 	if err == nil && s.streams != nil {
 		db.ws = at.c.WSStream(commitStreamIdle, s.streams)
 	}
@@ -325,21 +333,24 @@ func (s *Store) firstOpen(name string, lease objects.Lease) bool {
 	return true
 }
 
-// emptyCopy makes a new object's local copy empty, under a new
-// generation, and opens it, to be set up at at with its first commit. It
-// does no I/O beyond the local copy.
-func (s *Store) emptyCopy(ctx context.Context, name, path string, at home, lease objects.Lease) (*DB, error) {
+// emptyCopy opens a new object's local copy empty (the one p prepared,
+// or one it makes), under a new generation, to be set up at at with its
+// first commit. It does no I/O beyond the local copy.
+func (s *Store) emptyCopy(ctx context.Context, name string, p *prepared, at home, lease objects.Lease) (*DB, error) {
 	h := head{gen: newGeneration()}
-	if err := objlocal.RemoveFiles(path); err != nil {
-		return nil, fmt.Errorf("clear the local copy: %w", err)
+	if p.empty == nil {
+		if err := objlocal.RemoveFiles(p.path); err != nil {
+			return nil, fmt.Errorf("clear the local copy: %w", err)
+		}
+		if err := sqlitedb.CreateEmpty(p.path, false); err != nil {
+			return nil, fmt.Errorf("make the local copy: %w", err)
+		}
 	}
-	if err := sqlitedb.CreateEmpty(path, false); err != nil {
-		return nil, fmt.Errorf("make the local copy: %w", err)
-	}
-	db, err := openDB(ctx, name, path, at, 1, lease, h, s.cache, s.counters)
+	db, err := openDB(ctx, name, p.path, p.empty, at, 1, lease, h, s.cache, s.counters)
 	if err != nil {
 		return nil, err
 	}
+	p.empty = nil // db's now
 	db.init = setupStmts(at, 1, h.gen)
 	if s.streams != nil {
 		db.ws = at.c.WSStream(commitStreamIdle, s.streams)
