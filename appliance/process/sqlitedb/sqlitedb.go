@@ -9,7 +9,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"io"
 	"net/url"
+	"os"
 	"strings"
 	"time"
 
@@ -48,14 +50,22 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
 		o.BusyTimeout = 5 * time.Second
 	}
 	q := url.Values{}
-	// synchronous first: the switch of a new file to WAL is then written
-	// under it (no fsync for a cache opened with OFF).
-	q.Add("_pragma", "synchronous("+o.Synchronous+")")
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
+	// The locking mode first: it reads nothing, and a file already in WAL
+	// mode is then opened with its log index in memory, not in a shared
+	// memory file (synchronous reads the schema, which opens the log).
 	if o.Exclusive {
 		q.Add("_pragma", "locking_mode(EXCLUSIVE)")
 	}
-	q.Add("_pragma", "journal_mode(WAL)")
+	// synchronous before the journal mode: the switch of a new file to
+	// WAL is then written under it (no fsync for a cache opened with OFF).
+	q.Add("_pragma", "synchronous("+o.Synchronous+")")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", o.BusyTimeout.Milliseconds()))
+	// Switching a file that is in WAL mode already to WAL opens its log
+	// index in a shared memory file, even under EXCLUSIVE locking: skip
+	// the switch for such a file.
+	if !o.Exclusive || !inWALMode(path) {
+		q.Add("_pragma", "journal_mode(WAL)")
+	}
 	q.Add("_pragma", "foreign_keys(1)")
 	if o.ManualCheckpoints {
 		q.Add("_pragma", "wal_autocheckpoint(0)")
@@ -89,4 +99,19 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// inWALMode reports whether the database file at path exists and is in
+// WAL mode (its header's read and write versions are 2).
+func inWALMode(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [20]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return false
+	}
+	return h[18] == 2 && h[19] == 2
 }

@@ -61,23 +61,30 @@ func TestCreateEmptyMakesAWritableWALDatabase(t *testing.T) {
 
 func TestExclusiveKeepsTheLogIndexInMemory(t *testing.T) {
 	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "x.db")
-	db, err := Open(ctx, path, Options{Exclusive: true, MaxOpenConns: 1})
-	if err != nil {
+	dir := t.TempDir()
+	made := filepath.Join(dir, "made.db")
+	if err := CreateEmpty(made, false); err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
-	if _, err := db.ExecContext(ctx, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"); err != nil {
-		t.Fatal(err)
-	}
-	var mode string
-	if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
-		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
-	}
-	if _, err := os.Stat(path + "-wal"); err != nil {
-		t.Errorf("a write left no log: %v", err)
-	}
-	if _, err := os.Stat(path + "-shm"); !os.IsNotExist(err) {
-		t.Errorf("%s-shm: %v; want no shared memory file", path, err)
+	// A new file, and one in WAL mode already.
+	for _, path := range []string{filepath.Join(dir, "new.db"), made} {
+		db, err := Open(ctx, path, Options{Exclusive: true, MaxOpenConns: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.ExecContext(ctx, "CREATE TABLE t (x); INSERT INTO t VALUES (1)"); err != nil {
+			t.Fatal(err)
+		}
+		var mode string
+		if err := db.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+			t.Fatalf("%s: journal_mode = %q, %v; want wal", path, mode, err)
+		}
+		if _, err := os.Stat(path + "-wal"); err != nil {
+			t.Errorf("%s: a write left no log: %v", path, err)
+		}
+		if _, err := os.Stat(path + "-shm"); !os.IsNotExist(err) {
+			t.Errorf("%s-shm: %v; want no shared memory file", path, err)
+		}
 	}
 }
