@@ -162,8 +162,8 @@ type LibSQL struct {
 	// checked against, for a server whose CA the system does not trust
 	// (dwk libsql --tls-cert-file). Default: "" (the system's roots).
 	CAFile string `json:"ca_file,omitempty"`
-	// ObjectShards spread per-object databases over more libSQL servers by
-	// rendezvous hash of the object id. Default: none (objects live on URL).
+	// ObjectShards spread Durable Objects' storage over more libSQL servers
+	// by rendezvous hash of the object id. Default: none (objects live on URL).
 	ObjectShards []LibSQLShard `json:"object_shards,omitempty"`
 }
 

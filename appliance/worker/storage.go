@@ -9,8 +9,8 @@ import (
 )
 
 // StorageBackend is an object's own SQL database as the host provides it:
-// one SQLite file per object in local mode, one libSQL database per object
-// in central mode. The object runtime opens one per running object; calls
+// one SQLite file per object in local mode, a local copy of it whose pages
+// are kept in libSQL in central mode. The object runtime opens one per running object; calls
 // arrive from the object's turn, but a backend must still be safe for
 // concurrent use.
 //

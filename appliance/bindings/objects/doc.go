@@ -9,8 +9,8 @@
 // and central mode sits behind small interfaces declared here (seams.go):
 //
 //   - ObjectStore opens an object's database (local: package objlocal, one
-//     SQLite file per object; central: one libSQL database per object whose
-//     every write carries an epoch guard).
+//     SQLite file per object; central: a local copy per object whose pages
+//     are kept in libSQL, every write carrying an epoch guard).
 //   - AlarmIndex finds due alarms across all objects (local: objlocal's
 //     alarms.sqlite; central: the coordination KV with claims by CAS).
 //   - Placer decides whether an object runs on this replica (local: Here,

@@ -10,7 +10,8 @@ import (
 )
 
 // ObjectStore opens object databases. Local mode: objlocal.Store (one SQLite
-// file per object). Central mode: one libSQL database per object.
+// file per object). Central mode: objcentral.Store (a local copy of each
+// object, its pages kept as rows in a libSQL database many objects share).
 type ObjectStore interface {
 	// Open returns the database of object id, creating it if it does not
 	// exist yet. The runtime opens an object at most once at a time per

@@ -148,7 +148,7 @@ func NewStore(cfg StoreConfig) (*Store, error) {
 func (s *Store) Namespace(id worker.ObjectID) string { return namespaceName(s.prefix, id) }
 
 // ranked returns the shards in rendezvous order for id: the first is
-// where a new database goes.
+// where a new object's rows go.
 func (s *Store) ranked(id worker.ObjectID) []Shard {
 	order := objectid.Rank(objectid.ID(id.Bytes()), s.names)
 	out := make([]Shard, len(order))
@@ -172,8 +172,10 @@ func (s *Store) ranked(id worker.ObjectID) []Shard {
 // waits for) makes the object's rows; it fails if they exist (the
 // coordination database was replaced), and the next open under the same
 // lease syncs them. Open fails with an error wrapping objects.ErrFenced
-// if a holder with a higher epoch has opened the object already. The replica then holds every write any
-// earlier holder committed (sync-before-serve).
+// if a holder with a higher epoch has opened the object already. The
+// replica then holds every write any earlier holder committed
+// (sync-before-serve). What the placer prepared while it acquired the
+// lease (prepare.go) is used.
 func (s *Store) Open(ctx context.Context, id worker.ObjectID, lease objects.Lease) (objects.ObjectDB, error) {
 	if lease == nil || lease.Epoch() < 1 {
 		return nil, fmt.Errorf("open object %s: %w", id, ErrNoEpoch)
