@@ -190,21 +190,13 @@ func (st *stream) run(env *execEnv, ps *sqlite.Stmt, sql string, args *hrana.Stm
 		}
 	}()
 
-	switch {
-	case kind.beginWrite && conn.Autocommit() && !st.gated:
-		// Held until the transaction ends.
-		if err := st.enterGate(env, ctx); err != nil {
-			return stmtSummary{}, err
+	if !readonly && conn.Autocommit() {
+		select {
+		case st.ns.writeGate <- struct{}{}:
+			defer func() { <-st.ns.writeGate }()
+		case <-ctx.Done():
+			return stmtSummary{}, interruptError(env, ctx)
 		}
-		st.gated = true
-		defer st.closeGate() // at once, unless the transaction began
-	case !readonly && conn.Autocommit():
-		if err := st.enterGate(env, ctx); err != nil {
-			return stmtSummary{}, err
-		}
-		defer func() { <-st.ns.writeGate }()
-	case st.gated:
-		defer st.closeGate() // once COMMIT or ROLLBACK ends the transaction
 	}
 
 	if ctx.Err() != nil {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 )
 
 // nsConfig is a namespace's configuration, the subset of sqld's
@@ -34,14 +33,9 @@ type namespace struct {
 	name string
 	dir  string
 	pool *connPool
-	// writeGate serialises autocommit writes, and transactions that take
-	// the write lock when they begin, so that they queue in Go instead of
-	// polling SQLite's busy handler (which sleeps 1, 2, 5, 10 ms… between
-	// tries).
+	// writeGate serialises autocommit writes so that they queue in Go
+	// instead of polling SQLite's busy handler.
 	writeGate chan struct{}
-	// busyTimeout bounds a wait at the gate, as it bounds SQLite's busy
-	// handler: past it the statement fails with SQLITE_BUSY.
-	busyTimeout time.Duration
 	// backup, when set, is told of commits and configuration changes,
 	// and checkpoints the WAL itself.
 	backup backupHooks

@@ -152,14 +152,13 @@ func (s *nsStore) newNamespace(name, dir string) (*namespace, error) {
 		return nil, fmt.Errorf("namespace %s: %w", name, err)
 	}
 	ns := &namespace{
-		name:        name,
-		dir:         dir,
-		writeGate:   make(chan struct{}, 1),
-		busyTimeout: s.busyTimeout,
-		cfg:         cfg,
-		keys:        keys,
-		streams:     map[*stream]struct{}{},
-		backup:      s.backup,
+		name:      name,
+		dir:       dir,
+		writeGate: make(chan struct{}, 1),
+		cfg:       cfg,
+		keys:      keys,
+		streams:   map[*stream]struct{}{},
+		backup:    s.backup,
 	}
 	path := ns.path()
 	ns.pool = &connPool{maxIdle: s.maxIdle, lru: s.idle, open: func() (*sqlite.Conn, error) { return s.openConn(path) }}

@@ -24,9 +24,6 @@ type stmtKind struct {
 	// checkpoint: PRAGMA wal_checkpoint or wal_autocheckpoint, which
 	// the server refuses while a backup owns checkpoints.
 	checkpoint bool
-	// beginWrite: BEGIN IMMEDIATE or BEGIN EXCLUSIVE, which takes the
-	// database's write lock at once.
-	beginWrite bool
 }
 
 // classify looks at the leading keywords of one statement, as sqld does,
@@ -60,9 +57,6 @@ func classify(sql string) stmtKind {
 				k.forbidden = "changing PRAGMA " + strings.ToLower(name) + " is not allowed: the server keeps every database in WAL mode"
 			}
 		}
-	case "BEGIN":
-		mode := lx.keyword()
-		k.beginWrite = mode == "IMMEDIATE" || mode == "EXCLUSIVE"
 	case "ATTACH", "DETACH":
 		k.attach = true
 		k.forbidden = first + " is not supported: a statement may only use its own namespace"

@@ -38,34 +38,6 @@ type stream struct {
 	// wrote marks a transaction that ran a writing statement; the backup
 	// hears of it when the connection is back in autocommit mode.
 	wrote bool
-	// gated: the stream holds its namespace's write gate for the write
-	// transaction it began, until it ends (closeGate).
-	gated bool
-}
-
-// enterGate takes the namespace's write gate, waiting at most the busy
-// timeout (then the statement fails as SQLite's would: SQLITE_BUSY) or
-// until ctx ends.
-func (st *stream) enterGate(env *execEnv, ctx context.Context) error {
-	t := time.NewTimer(st.ns.busyTimeout)
-	defer t.Stop()
-	select {
-	case st.ns.writeGate <- struct{}{}:
-		return nil
-	case <-t.C:
-		return &hrana.Error{Code: hrana.SQLiteCodeName(sqlite.CodeBusy), Message: "SQLite error: database is locked (another transaction holds the write lock)"}
-	case <-ctx.Done():
-		return interruptError(env, ctx)
-	}
-}
-
-// closeGate hands the write gate back once the stream's transaction has
-// ended (the connection is in autocommit mode, or gone).
-func (st *stream) closeGate() {
-	if st.gated && (st.conn == nil || st.conn.Autocommit()) {
-		st.gated = false
-		<-st.ns.writeGate
-	}
 }
 
 // errStreamClosed reports a request on a stream the server has closed.
@@ -180,7 +152,6 @@ func (st *stream) closeLocked() {
 			reusable = false
 		}
 	}
-	st.closeGate()
 	st.ns.pool.put(c, reusable)
 	st.ns.unregister(st)
 	st.slots.release()
