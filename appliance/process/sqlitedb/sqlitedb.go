@@ -50,9 +50,9 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, error) {
 		o.BusyTimeout = 5 * time.Second
 	}
 	q := url.Values{}
-	// The locking mode first: it reads nothing, and a file already in WAL
-	// mode is then opened with its log index in memory, not in a shared
-	// memory file (synchronous reads the schema, which opens the log).
+	// The locking mode first, before any pragma that reads the file: a
+	// file in WAL mode opened under EXCLUSIVE keeps its log index in
+	// memory, not in a shared memory file.
 	if o.Exclusive {
 		q.Add("_pragma", "locking_mode(EXCLUSIVE)")
 	}

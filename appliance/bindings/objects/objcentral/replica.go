@@ -284,19 +284,6 @@ func (d *DB) breakLocked(err error) error {
 	return d.broken
 }
 
-// discard closes a copy made for a database that turned out to exist
-// already, and removes its files; the cache entry stays the caller's.
-func (d *DB) discard() {
-	d.mu.Lock()
-	d.closed = true
-	if d.ws != nil {
-		d.ws.Close()
-	}
-	d.mu.Unlock()
-	d.local.Close()
-	objlocal.RemoveFiles(d.local.Path())
-}
-
 // Close implements objects.ObjectDB. A replica whose every write reached
 // the primary is checkpointed and kept for the next time this replica
 // holds the object; any other is deleted. Close returns at once: the

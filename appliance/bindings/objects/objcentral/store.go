@@ -47,8 +47,8 @@ type StoreConfig struct {
 	Shards []Shard
 	// NamespacePrefix starts the name of every database the store makes
 	// (packs) or finds (an object's own, made by an earlier version);
-	// fleets sharing a libSQL server need different prefixes. 1 to 20 characters from a-z,
-	// 0-9, '-' and '_'. Default: "do-".
+	// fleets sharing a libSQL server need different prefixes. 1 to 20
+	// characters from a-z, 0-9, '-' and '_'. Default: "do-".
 	NamespacePrefix string
 	// CacheDir holds the local replicas of the objects this replica holds
 	// (and, within CacheBytes, of objects it held before). Default: a new
