@@ -2,10 +2,12 @@ package coord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/process/batch"
 )
 
 // Atomic is an atomic operation under construction: checks that must all
@@ -20,6 +22,7 @@ type Atomic struct {
 	reads     []tuple.Key // read when a check fails (ReadOnFail)
 	err       error
 	committed bool
+	shared    bool
 }
 
 type check struct {
@@ -66,6 +69,19 @@ func (s *Store) Atomic() *Atomic { return &Atomic{s: s} }
 // extra cost when the assumption is wrong.
 func (a *Atomic) ReadOnFail(keys ...tuple.Key) *Atomic {
 	a.reads = append(a.reads, keys...)
+	return a
+}
+
+// Shared lets the operation share one transaction and round trip with
+// the Shared operations other goroutines commit on the same Store at the
+// same moment: those that arrive while one such commit is in flight go
+// together in the next (at most MaxShared). Each is applied as if
+// committed alone, in some order, with a versionstamp of its own; one
+// whose checks fail, or that fails, holds none of the others back. It
+// suits operations that many goroutines commit at once, on keys of their
+// own, like the leases of objects being created.
+func (a *Atomic) Shared() *Atomic {
+	a.shared = true
 	return a
 }
 
@@ -185,35 +201,12 @@ func (a *Atomic) Commit(ctx context.Context) (CommitResult, error) {
 		return CommitResult{}, err
 	}
 	defer cancel()
-	plan, err := planCommit(a.checks, a.muts, a.reads)
-	if err != nil {
-		return CommitResult{}, fmt.Errorf("atomic: %w", err)
+	if !a.shared {
+		return a.s.commitAlone(ctx, a)
 	}
-	for attempt := 1; ; attempt++ {
-		res, err := a.s.c.Batch(ctx, plan.steps)
-		if err != nil {
-			return CommitResult{}, fmt.Errorf("atomic commit (%d checks, %d mutations): %w", len(a.checks), len(a.muts), err)
-		}
-		out, retry, err := plan.result(res)
-		if !retry {
-			return out, err
-		}
-		// The database stayed locked past the server's busy timeout and
-		// the transaction never began: sending it again is safe.
-		if werr := sleepCtx(ctx, time.Duration(attempt)*5*time.Millisecond); werr != nil {
-			return CommitResult{}, fmt.Errorf("atomic commit: %w (database busy: %w)", werr, err)
-		}
+	res, err := a.s.shared.Do(ctx, a)
+	if errors.Is(err, batch.ErrAbandoned) {
+		err = fmt.Errorf("atomic commit: %w: %w", ErrOutcomeUnknown, err)
 	}
-}
-
-// sleepCtx waits for d or until ctx ends.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return res, err
 }

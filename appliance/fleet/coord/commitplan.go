@@ -1,76 +1,91 @@
 package coord
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
 	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 )
 
-// commitPlan is the Hrana batch of one atomic operation and the indexes
-// of its steps. The batch is:
+// commitPlan is the Hrana batch that commits one or more atomic
+// operations in one transaction, and the indexes of its steps. The batch
+// is:
 //
 //	BEGIN IMMEDIATE
-//	UPDATE coord_meta SET check_ok = CASE WHEN <all checks> THEN 1 END   (if checks)
-//	UPDATE coord_meta SET versionstamp = versionstamp + 1 … RETURNING
-//	<mutations, in order>
-//	COMMIT
-//	ROLLBACK                                       (if BEGIN ran and COMMIT did not)
-//	SELECT … the keys to read on failure          (if any, and the checks failed)
+//	for each operation, in order:
+//	  UPDATE coord_meta SET check_ok = CASE WHEN <its checks> THEN 1 END   (if checks)
+//	  UPDATE coord_meta SET versionstamp = versionstamp + 1 … RETURNING  (if the checks held)
+//	  <its mutations, in order>                                         (each if the one before succeeded)
+//	  SELECT … the keys to read on failure                              (if any, and the checks failed)
+//	COMMIT        (if every operation either failed its checks or wrote all its mutations)
+//	ROLLBACK      (if BEGIN ran and COMMIT did not)
 //
-// each step running only if the one before it succeeded. A failed check
-// sets the NOT NULL column check_ok to NULL, which fails the check
-// statement with SQLITE_CONSTRAINT — a robust "raise" outside triggers.
-// A Sum on a non-counter sets the NOT NULL value to NULL the same way.
+// A failed check sets the NOT NULL column check_ok to NULL, which fails
+// the check statement with SQLITE_CONSTRAINT — a robust "raise" outside
+// triggers — and skips that operation alone. A Sum on a non-counter sets
+// the NOT NULL value to NULL the same way; any failed mutation rolls the
+// whole transaction back. Each operation that commits gets a versionstamp
+// of its own: the result is that of committing the operations one after
+// another.
 type commitPlan struct {
-	steps    []hrana.BatchStep
+	steps  []hrana.BatchStep
+	ops    []opPlan
+	commit int
+}
+
+// opPlan holds the step indexes of one operation of a commitPlan.
+type opPlan struct {
 	check    int // -1 when there are no checks
 	bump     int
 	firstMut int
 	kinds    []mutationKind
-	commit   int
+	last     int       // its last write step: the bump or the last mutation
 	read     *manyRead // nil without keys to read on failure
 	readStep int
 }
 
-func planCommit(checks []check, muts []mutation, reads []tuple.Key) (*commitPlan, error) {
-	p := &commitPlan{check: -1, kinds: make([]mutationKind, len(muts))}
-	add := func(stmt hrana.Stmt) int {
-		st := hrana.BatchStep{Stmt: stmt}
-		if n := len(p.steps); n > 0 {
-			st.Condition = hrana.CondOK(uint32(n - 1))
-		}
-		p.steps = append(p.steps, st)
+func planCommit(ops []*Atomic) (*commitPlan, error) {
+	p := &commitPlan{ops: make([]opPlan, len(ops))}
+	add := func(cond *hrana.BatchCond, stmt hrana.Stmt) int {
+		p.steps = append(p.steps, hrana.BatchStep{Condition: cond, Stmt: stmt})
 		return len(p.steps) - 1
 	}
-	add(hrana.NewStmt(`BEGIN IMMEDIATE`))
-	if len(checks) > 0 {
-		p.check = add(checkStmt(checks))
-	}
-	p.bump = add(hrana.NewStmt(`UPDATE coord_meta SET versionstamp = versionstamp + 1 WHERE id = 1 RETURNING versionstamp`))
-	p.firstMut = len(p.steps)
-	for i, m := range muts {
-		p.kinds[i] = m.kind
-		add(mutationStmt(m))
-	}
-	p.commit = add(hrana.NewStmt(`COMMIT`))
-	p.steps = append(p.steps, hrana.BatchStep{
-		Condition: hrana.CondAnd(*hrana.CondOK(0), *hrana.CondNot(hrana.CondOK(uint32(p.commit)))),
-		Stmt:      hrana.NewStmt(`ROLLBACK`),
-	})
-	if len(reads) > 0 && p.check >= 0 {
-		q, err := newManyRead(reads)
-		if err != nil {
-			return nil, err
+	begin := add(nil, hrana.NewStmt(`BEGIN IMMEDIATE`))
+	commitIf := []hrana.BatchCond{*hrana.CondOK(uint32(begin))}
+	for i, a := range ops {
+		op := &p.ops[i]
+		op.check = -1
+		prev := begin
+		if len(a.checks) > 0 {
+			op.check = add(hrana.CondOK(uint32(prev)), checkStmt(a.checks))
+			prev = op.check
 		}
-		p.read, p.readStep = q, len(p.steps)
-		p.steps = append(p.steps, hrana.BatchStep{
-			Condition: hrana.CondAnd(*hrana.CondOK(0), *hrana.CondNot(hrana.CondOK(uint32(p.check)))),
-			Stmt:      q.stmt,
-		})
+		op.bump = add(hrana.CondOK(uint32(prev)), hrana.NewStmt(`UPDATE coord_meta SET versionstamp = versionstamp + 1 WHERE id = 1 RETURNING versionstamp`))
+		op.firstMut, op.kinds = len(p.steps), make([]mutationKind, len(a.muts))
+		prev = op.bump
+		for j, m := range a.muts {
+			op.kinds[j] = m.kind
+			prev = add(hrana.CondOK(uint32(prev)), mutationStmt(m))
+		}
+		op.last = prev
+		wrote := hrana.CondOK(uint32(op.last))
+		if op.check >= 0 {
+			wrote = hrana.CondOr(*hrana.CondNot(hrana.CondOK(uint32(op.check))), *wrote)
+			if len(a.reads) > 0 {
+				q, err := newManyRead(a.reads)
+				if err != nil {
+					return nil, err
+				}
+				op.read = q
+				op.readStep = add(hrana.CondAnd(*hrana.CondOK(uint32(begin)), *hrana.CondNot(hrana.CondOK(uint32(op.check)))), q.stmt)
+			}
+		}
+		commitIf = append(commitIf, *wrote)
 	}
+	p.commit = add(hrana.CondAnd(commitIf...), hrana.NewStmt(`COMMIT`))
+	add(hrana.CondAnd(*hrana.CondOK(uint32(begin)), *hrana.CondNot(hrana.CondOK(uint32(p.commit)))), hrana.NewStmt(`ROLLBACK`))
 	return p, nil
 }
 
@@ -142,66 +157,116 @@ func noRows(s hrana.Stmt) hrana.Stmt {
 	return s
 }
 
-// result interprets the batch result. retry is true when BEGIN failed
-// because the database was busy: nothing ran, so the batch may be resent.
-func (p *commitPlan) result(res hrana.BatchResult) (out CommitResult, retry bool, err error) {
+// errRolledBack is the outcome of an operation that was sound but shared
+// a transaction that another operation's failed mutation rolled back:
+// nothing was written, and committing it alone is safe.
+var errRolledBack = errors.New("coord: another operation of the transaction failed, which rolled it back")
+
+// result interprets the batch result, one outcome per operation. retry is
+// true when BEGIN failed because the database was busy: nothing ran, so
+// the batch may be resent.
+func (p *commitPlan) result(res hrana.BatchResult) (out []CommitResult, errs []error, retry bool) {
+	out, errs = make([]CommitResult, len(p.ops)), make([]error, len(p.ops))
+	all := func(err error) ([]CommitResult, []error, bool) {
+		for i := range errs {
+			errs[i] = err
+		}
+		return out, errs, false
+	}
 	if e := hranaclient.StepError(res, 0); e != nil {
 		if isBusy(e) {
-			return CommitResult{}, true, fmt.Errorf("begin: %w", e)
+			return out, errs, true
 		}
-		return CommitResult{}, false, fmt.Errorf("atomic commit: begin: %w", e)
+		return all(fmt.Errorf("atomic commit: begin: %w", e))
 	}
-	if p.check >= 0 {
-		if e := hranaclient.StepError(res, p.check); e != nil {
-			if isConstraint(e) {
-				return p.failed(res)
+	failed := false // an operation that passed its checks failed to write
+	settled := make([]bool, len(p.ops))
+	for i := range p.ops {
+		op := &p.ops[i]
+		if op.check >= 0 {
+			if e := hranaclient.StepError(res, op.check); e != nil {
+				if isConstraint(e) {
+					out[i], errs[i] = op.failed(res)
+				} else {
+					errs[i] = fmt.Errorf("atomic commit: checks: %w", e)
+				}
+				settled[i] = true
+				continue
 			}
-			return CommitResult{}, false, fmt.Errorf("atomic commit: checks: %w", e)
+		}
+		if err := op.writeError(res); err != nil {
+			errs[i], failed, settled[i] = err, true, true
 		}
 	}
-	if e := hranaclient.StepError(res, p.bump); e != nil {
-		return CommitResult{}, false, fmt.Errorf("atomic commit: versionstamp: %w", e)
+	commitErr := hranaclient.StepError(res, p.commit)
+	committed := hranaclient.StepRan(res, p.commit)
+	for i := range p.ops {
+		op := &p.ops[i]
+		if settled[i] {
+			continue
+		}
+		switch {
+		case commitErr != nil:
+			errs[i] = fmt.Errorf("atomic commit: commit: %w", commitErr)
+		case failed:
+			errs[i] = errRolledBack
+		case !committed:
+			errs[i] = fmt.Errorf("atomic commit: COMMIT did not run and no step reported why")
+		default:
+			out[i], errs[i] = op.committed(res)
+		}
 	}
-	for i, kind := range p.kinds {
-		e := hranaclient.StepError(res, p.firstMut+i)
+	return out, errs, false
+}
+
+// writeError is the error of the operation's versionstamp bump or of one
+// of its mutations, if one failed.
+func (op *opPlan) writeError(res hrana.BatchResult) error {
+	if e := hranaclient.StepError(res, op.bump); e != nil {
+		return fmt.Errorf("atomic commit: versionstamp: %w", e)
+	}
+	for j, kind := range op.kinds {
+		e := hranaclient.StepError(res, op.firstMut+j)
 		if e == nil {
 			continue
 		}
 		if kind == mutSum && isConstraint(e) {
-			return CommitResult{}, false, fmt.Errorf("atomic commit: mutation %d: %w", i, ErrNotU64)
+			return fmt.Errorf("atomic commit: mutation %d: %w", j, ErrNotU64)
 		}
-		return CommitResult{}, false, fmt.Errorf("atomic commit: mutation %d: %w", i, e)
+		return fmt.Errorf("atomic commit: mutation %d: %w", j, e)
 	}
-	if e := hranaclient.StepError(res, p.commit); e != nil {
-		return CommitResult{}, false, fmt.Errorf("atomic commit: commit: %w", e)
-	}
-	if !hranaclient.StepRan(res, p.commit) {
-		return CommitResult{}, false, fmt.Errorf("atomic commit: COMMIT did not run and no step reported why")
-	}
-	rows := res.StepResults[p.bump].Rows
-	if len(rows) != 1 || len(rows[0]) != 1 || rows[0][0].Kind != hrana.KindInteger {
-		return CommitResult{}, false, fmt.Errorf("atomic commit: versionstamp missing from the result")
-	}
-	return CommitResult{OK: true, Versionstamp: Versionstamp(rows[0][0].Int)}, false, nil
+	return nil
 }
 
-// failed is the result of a commit whose checks failed, with the keys to
-// read on failure.
-func (p *commitPlan) failed(res hrana.BatchResult) (CommitResult, bool, error) {
-	if p.read == nil {
-		return CommitResult{OK: false}, false, nil
+// committed is the result of an operation whose transaction committed.
+func (op *opPlan) committed(res hrana.BatchResult) (CommitResult, error) {
+	if !hranaclient.StepRan(res, op.last) {
+		return CommitResult{}, fmt.Errorf("atomic commit: a write did not run and no step reported why")
 	}
-	if e := hranaclient.StepError(res, p.readStep); e != nil {
-		return CommitResult{}, false, fmt.Errorf("atomic commit: read after the failed checks: %w", e)
+	rows := res.StepResults[op.bump].Rows
+	if len(rows) != 1 || len(rows[0]) != 1 || rows[0][0].Kind != hrana.KindInteger {
+		return CommitResult{}, fmt.Errorf("atomic commit: versionstamp missing from the result")
 	}
-	if !hranaclient.StepRan(res, p.readStep) {
-		return CommitResult{}, false, fmt.Errorf("atomic commit: the read after the failed checks did not run")
+	return CommitResult{OK: true, Versionstamp: Versionstamp(rows[0][0].Int)}, nil
+}
+
+// failed is the result of an operation whose checks failed, with the keys
+// to read on failure.
+func (op *opPlan) failed(res hrana.BatchResult) (CommitResult, error) {
+	if op.read == nil {
+		return CommitResult{OK: false}, nil
 	}
-	read, err := p.read.entries(res.StepResults[p.readStep].Rows)
+	if e := hranaclient.StepError(res, op.readStep); e != nil {
+		return CommitResult{}, fmt.Errorf("atomic commit: read after the failed checks: %w", e)
+	}
+	if !hranaclient.StepRan(res, op.readStep) {
+		return CommitResult{}, fmt.Errorf("atomic commit: the read after the failed checks did not run")
+	}
+	read, err := op.read.entries(res.StepResults[op.readStep].Rows)
 	if err != nil {
-		return CommitResult{}, false, fmt.Errorf("atomic commit: %w", err)
+		return CommitResult{}, fmt.Errorf("atomic commit: %w", err)
 	}
-	return CommitResult{OK: false, Read: read}, false, nil
+	return CommitResult{OK: false, Read: read}, nil
 }
 
 // isConstraint recognises a constraint violation: "SQLITE_CONSTRAINT" from

@@ -17,7 +17,9 @@
 // commits only if all checks held — the versionstamp comparison happens on
 // the server, not in a read-then-write exchange. The one exception: when
 // the database stays locked longer than the server's busy timeout, the
-// transaction never began and Commit sends it again.
+// transaction never began and Commit sends it again. Operations marked
+// [Atomic.Shared] that several goroutines commit at once share that
+// request and its transaction, each applied as if committed alone.
 //
 // A failed check is not an error: Commit returns CommitResult{OK: false}.
 // A Commit whose response is lost returns an error wrapping

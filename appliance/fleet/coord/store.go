@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/appliance/process/batch"
 )
 
 // NamespaceFor is the conventional name of a fleet's coordination
@@ -47,6 +48,7 @@ type Store struct {
 	log     *slog.Logger
 
 	closed  atomic.Bool
+	shared  *batch.Group[*Atomic, CommitResult]
 	stopCtx context.Context // cancelled by Close; ends owned goroutines
 	stop    context.CancelFunc
 	// mu orders Close against starting a goroutine, so that wg.Add never
@@ -76,6 +78,7 @@ func Open(ctx context.Context, c *hranaclient.Client, o Options) (*Store, error)
 		o.Logger = slog.Default()
 	}
 	s := &Store{c: c, timeout: o.Timeout, sweep: o.SweepInterval, log: o.Logger}
+	s.shared = batch.New(MaxShared, s.commitShared)
 	cctx, cancel := s.callCtx(ctx)
 	err := s.ensureSchema(cctx)
 	cancel()

@@ -22,8 +22,10 @@ const acquireAttempts = 3
 // starts this member's liveness epoch if there is none (two round trips,
 // once). It first writes the lease and its epoch counter as the object's
 // first (epoch 1) in one atomic operation that checks that neither exists
-// (one round trip: all a new object costs). Each write that finds them
-// changed reads them in its round trip (coord.Atomic.ReadOnFail); only
+// (one round trip: all a new object costs, and shared by the acquires this
+// manager sends at the same moment, see coord.Atomic.Shared). Each write
+// that finds them changed reads them in its round trip
+// (coord.Atomic.ReadOnFail); only
 // when the lease read names another member is that member's liveness
 // record read (one round trip), then both are written again, checking
 // that neither changed since the read (one round trip). The same
@@ -78,7 +80,7 @@ func (m *Manager) Acquire(ctx context.Context, class, id string) (*Lease, error)
 		rec := Record{Holder: m.cfg.Member, Addr: m.cfg.Addr, Epoch: int64(n) + 1, Live: live}
 		value := rec.encode()
 		sent := m.cfg.Clock.Now()
-		op := m.cfg.Coord.Atomic().
+		op := m.cfg.Coord.Atomic().Shared().
 			Check(lk, cur.Versionstamp).
 			Check(ek, epoch.Versionstamp).
 			Sum(ek, 1).

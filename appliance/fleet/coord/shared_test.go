@@ -1,0 +1,130 @@
+package coord
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/libsql/hranaclient"
+	"github.com/dwk/fleet/test/libsqlserver"
+)
+
+// TestSharedCommitsShareRoundTrips has many goroutines create keys at
+// once with Shared operations: each must commit, with a versionstamp of
+// its own, in fewer round trips than operations.
+func TestSharedCommitsShareRoundTrips(t *testing.T) {
+	const n = 64
+	srv := startServer(t)
+	var trips atomic.Int64
+	ns := libsqlserver.Namespace("coord")
+	ctx := ctxFor(t)
+	if err := srv.admin.Create(ctx, ns); err != nil {
+		t.Fatal(err)
+	}
+	c, err := hranaclient.New(hranaclient.Config{URL: srv.srv.URL, AuthToken: srv.srv.AuthToken, Namespace: ns,
+		OnRoundTrip: func() { trips.Add(1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openWith(t, c, Options{SweepInterval: -1})
+	trips.Store(0)
+	var wg sync.WaitGroup
+	vs := make([]Versionstamp, n)
+	errs := make([]error, n)
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			k := tuple.Key{"shared", int64(i)}
+			res, err := s.Atomic().Shared().Check(k, 0).Set(k, []byte("v"), 0).Commit(ctx)
+			if err == nil && !res.OK {
+				err = fmt.Errorf("check failed")
+			}
+			vs[i], errs[i] = res.Versionstamp, err
+		})
+	}
+	close(start)
+	wg.Wait()
+	got := trips.Load()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[Versionstamp]bool{}
+	for i, v := range vs {
+		if seen[v] {
+			t.Errorf("versionstamp %d given twice", v)
+		}
+		seen[v] = true
+		if e := mustGet(t, s, []any{"shared", int64(i)}); e.Versionstamp != v {
+			t.Errorf("key %d has versionstamp %d, its commit said %d", i, e.Versionstamp, v)
+		}
+	}
+	if got >= n {
+		t.Errorf("%d operations took %d round trips", n, got)
+	} else {
+		t.Logf("%d operations took %d round trips", n, got)
+	}
+}
+
+// TestOperationsOfOneTransactionApplyInOrder commits operations in one
+// transaction, as a batch of Shared operations is: each sees the writes of
+// those before it, an operation whose checks fail reads its keys and
+// writes nothing, and the others commit.
+func TestOperationsOfOneTransactionApplyInOrder(t *testing.T) {
+	srv := startServer(t)
+	s := srv.open(t, Options{SweepInterval: -1})
+	ctx := ctxFor(t)
+	a, b := tuple.Key{"a"}, tuple.Key{"b"}
+	first := s.Atomic().Check(a, 0).Set(a, []byte("1"), 0)
+	// Sees first's write: its check of a as absent fails.
+	second := s.Atomic().Check(a, 0).Set(b, []byte("2"), 0).ReadOnFail(a, b)
+	third := s.Atomic().Check(b, 0).Set(b, []byte("3"), 0)
+	out, errs := s.commit(ctx, []*Atomic{first, second, third})
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if !out[0].OK || out[1].OK || !out[2].OK {
+		t.Fatalf("outcomes %+v, want committed, failed, committed", out)
+	}
+	if out[2].Versionstamp <= out[0].Versionstamp {
+		t.Errorf("versionstamps %d then %d, want increasing", out[0].Versionstamp, out[2].Versionstamp)
+	}
+	if r := out[1].Read; len(r) != 2 || string(r[0].Value) != "1" || r[1].Exists() {
+		t.Errorf("the failed operation read %+v, want a as first wrote it and b absent", r)
+	}
+	if e := mustGet(t, s, []any{"b"}); string(e.Value) != "3" || e.Versionstamp != out[2].Versionstamp {
+		t.Errorf("b = %q at %d, want the third operation's", e.Value, e.Versionstamp)
+	}
+}
+
+// TestAFailingSharedOperationHoldsNoOtherBack has an operation whose Sum
+// meets a value that is not a counter share a transaction with sound
+// ones: it fails with ErrNotU64 and writes nothing, and the others commit.
+func TestAFailingSharedOperationHoldsNoOtherBack(t *testing.T) {
+	srv := startServer(t)
+	s := srv.open(t, Options{SweepInterval: -1})
+	ctx := ctxFor(t)
+	text, c1, c2 := tuple.Key{"text"}, tuple.Key{"c1"}, tuple.Key{"c2"}
+	mustCommit(t, s.Atomic().Set(text, []byte("not a counter"), 0))
+	ops := []*Atomic{
+		s.Atomic().Sum(c1, 1),
+		s.Atomic().Sum(c1, 1).Sum(text, 1),
+		s.Atomic().Sum(c2, 5),
+	}
+	out, errs := s.commitShared(ctx, ops)
+	if errs[0] != nil || errs[2] != nil || !out[0].OK || !out[2].OK {
+		t.Fatalf("sound operations: %+v, %v", out, errs)
+	}
+	if !errors.Is(errs[1], ErrNotU64) {
+		t.Fatalf("failing operation: %v, want ErrNotU64", errs[1])
+	}
+	if n, _ := mustGet(t, s, []any{"c1"}).Uint64(); n != 1 {
+		t.Errorf("c1 = %d, want 1: the failing operation's Sum must not apply", n)
+	}
+	if n, _ := mustGet(t, s, []any{"c2"}).Uint64(); n != 5 {
+		t.Errorf("c2 = %d, want 5", n)
+	}
+}
