@@ -85,6 +85,19 @@ func (g *Group[T, R]) Do(ctx context.Context, item T) (R, error) {
 	}
 }
 
+// Waiting is how many calls wait for a batch to take them.
+func (g *Group[T, R]) Waiting() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := 0
+	for _, c := range g.queue {
+		if !c.gone {
+			n++
+		}
+	}
+	return n
+}
+
 // loop runs batches until no call waits.
 func (g *Group[T, R]) loop() {
 	for {

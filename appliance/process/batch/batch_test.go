@@ -50,9 +50,7 @@ func waitQueued[T, R any](t *testing.T, g *Group[T, R], n int) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		g.mu.Lock()
-		q := len(g.queue)
-		g.mu.Unlock()
+		q := g.Waiting()
 		if q == n {
 			return
 		}

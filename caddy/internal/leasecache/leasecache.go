@@ -6,7 +6,8 @@
 // MaxStale, are still served while a background goroutine re-reads them —
 // batched, up to 1000 leases per round trip. A key seen for the first time
 // (or not used for MaxStale) is read synchronously, at most one round trip
-// per key at a time, bounded by Timeout; when that read fails the caller
+// per key at a time, shared by the keys that miss at the same moment (up
+// to MaxBatch), bounded by Timeout; when that read fails the caller
 // gets "unknown" and routes by placement instead. Absent leases are cached
 // like held ones.
 //
@@ -23,6 +24,7 @@ import (
 	"time"
 
 	"github.com/dwk/fleet/appliance/fleet/objectid"
+	"github.com/dwk/fleet/appliance/process/batch"
 )
 
 // Defaults of Options.
@@ -121,8 +123,9 @@ type Cache struct {
 	started  bool
 	closed   bool
 
-	queue   chan Key // keys to re-read in the background
-	failing int      // background refreshes failed in a row; loop only
+	firsts  *batch.Group[Key, string] // synchronous reads, batched
+	queue   chan Key                  // keys to re-read in the background
+	failing int                       // background refreshes failed in a row; loop only
 	stop    chan struct{}
 	done    chan struct{}
 }
@@ -150,7 +153,7 @@ func New(l Lookup, o Options) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cache{
+	c := &Cache{
 		lookup:   l,
 		o:        o,
 		entries:  make(map[Key]*entry),
@@ -158,7 +161,9 @@ func New(l Lookup, o Options) (*Cache, error) {
 		queue:    make(chan Key, 4*MaxBatch),
 		stop:     make(chan struct{}),
 		done:     make(chan struct{}),
-	}, nil
+	}
+	c.firsts = batch.New(MaxBatch, c.readMany)
+	return c, nil
 }
 
 // Len is the number of cached answers.
@@ -211,24 +216,39 @@ func (c *Cache) Holder(ctx context.Context, k Key) (holder string, ok bool) {
 	}
 }
 
-// read performs the synchronous read of k for every waiter on cl.
+// read performs the synchronous read of k for every waiter on cl. The
+// reads of keys that miss at the same moment share one round trip: those
+// that arrive while one is in flight go together in the next.
 func (c *Cache) read(ctx context.Context, k Key, cl *call) {
 	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
-	hs, err := c.lookup.Holders(ctx, []Key{k})
+	holder, err := c.firsts.Do(ctx, k)
 	cancel()
-	if err == nil && len(hs) != 1 {
-		err = fmt.Errorf("%w: %d for 1 key", errWrongCount, len(hs))
-	}
 	now := c.o.Now()
 	c.mu.Lock()
 	delete(c.inflight, k)
 	if err == nil {
-		cl.holder = hs[0]
-		c.storeLocked(k, hs[0], now)
+		cl.holder = holder
+		c.storeLocked(k, holder, now)
 	}
 	c.mu.Unlock()
 	cl.err = err
 	close(cl.done)
+}
+
+// readMany reads a batch of synchronous reads in one round trip.
+func (c *Cache) readMany(ctx context.Context, keys []Key) ([]string, []error) {
+	errs := make([]error, len(keys))
+	hs, err := c.lookup.Holders(ctx, keys)
+	if err == nil && len(hs) != len(keys) {
+		err = fmt.Errorf("%w: %d for %d keys", errWrongCount, len(hs), len(keys))
+	}
+	if err != nil {
+		for i := range errs {
+			errs[i] = err
+		}
+		return make([]string, len(keys)), errs
+	}
+	return hs, errs
 }
 
 // Put records holder ("" for none) as k's answer, read now elsewhere

@@ -174,6 +174,38 @@ func TestConcurrentMissesShareOneLookup(t *testing.T) {
 	}
 }
 
+// TestMissesOfManyKeysShareRoundTrips has keys first seen while a read is
+// in flight wait for it and then go together in one read.
+func TestMissesOfManyKeysShareRoundTrips(t *testing.T) {
+	ctx := context.Background()
+	clk := clocktest.NewFake(time.Unix(1000, 0))
+	keys := []Key{key("a"), key("b"), key("c"), key("d")}
+	l := &fakeLookup{holders: map[Key]string{keys[0]: "m1", keys[2]: "m2"}, block: make(chan struct{})}
+	c := newCache(t, l, clk)
+	results := make([]string, len(keys))
+	oks := make([]bool, len(keys))
+	var wg sync.WaitGroup
+	wg.Go(func() { results[0], oks[0] = c.Holder(ctx, keys[0]) })
+	wait.For(t, "the first read", func() bool { return l.ncalls() == 1 })
+	for i := 1; i < len(keys); i++ {
+		wg.Go(func() { results[i], oks[i] = c.Holder(ctx, keys[i]) })
+	}
+	wait.For(t, "the other misses to queue", func() bool { return c.firsts.Waiting() == len(keys)-1 })
+	close(l.block)
+	wg.Wait()
+	want := []string{"m1", "", "m2", ""}
+	for i := range keys {
+		if results[i] != want[i] || !oks[i] {
+			t.Errorf("key %d: %q, %v; want %q, true", i, results[i], oks[i], want[i])
+		}
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.calls) != 2 || len(l.calls[0]) != 1 || len(l.calls[1]) != 3 {
+		t.Errorf("reads %v, want one of the first key, then one of the other three", l.calls)
+	}
+}
+
 func TestTimeoutIsUnknown(t *testing.T) {
 	clk := clocktest.NewFake(time.Unix(1000, 0))
 	a := key("a")
