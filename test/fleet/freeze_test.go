@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -42,8 +43,8 @@ func TestFrozenOrDeadHolderFailsOver(t *testing.T) {
 			}
 
 			served := res.firstOKAfter(faulted, holder.Member)
-			t.Logf("%s: %d requests, %d acknowledged, %d failed; longest %v; served by another replica %v after the fault",
-				fault, len(res.all), res.acked(), res.failed(), res.longest().Round(time.Millisecond), served.Round(time.Millisecond))
+			t.Logf("%s: %d requests, %d acknowledged, %d failed %v; longest %v; served by another replica %v after the fault",
+				fault, len(res.all), res.acked(), res.failed(), res.failures(), res.longest().Round(time.Millisecond), served.Round(time.Millisecond))
 			if res.longest() > config.DefaultForwardTimeout+time.Second {
 				t.Errorf("a request took %v; the forward deadline is %v", res.longest(), config.DefaultForwardTimeout)
 			}
@@ -173,6 +174,18 @@ func (l *load) unknown() int {
 		}
 	}
 	return n
+}
+
+// failures describes the requests that were not acknowledged: status
+// (0 for no response), the member that answered, and when each started.
+func (l *load) failures() []string {
+	var out []string
+	for _, a := range l.all {
+		if a.status != http.StatusOK {
+			out = append(out, fmt.Sprintf("%d from %q at %s", a.status, a.member, a.start.Format("15:04:05.000")))
+		}
+	}
+	return out
 }
 
 // longest is the longest request.

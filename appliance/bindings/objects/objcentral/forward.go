@@ -214,8 +214,9 @@ func (f *Forwarder) failed(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer within the forward deadline: %v", t.id, t.holder, err), http.StatusGatewayTimeout)
 		return
 	}
-	w.Header().Set("Retry-After", worker.RetryAfter)
-	http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer: %v", t.id, t.holder, err), http.StatusServiceUnavailable)
+	// The request reached the holder, which went away before it answered
+	// (it exited, or the connection broke): it may have run.
+	http.Error(w, fmt.Sprintf("object %s: its replica %s did not answer; the request may have run: %v", t.id, t.holder, err), http.StatusBadGateway)
 }
 
 // forwardResults are the results forwards are counted by: answered by the

@@ -38,3 +38,39 @@ func TestForwardLoopAnswersRetry(t *testing.T) {
 		t.Errorf("answer %d %v; want the retry answer with Retry-After", w.Code, w.Header())
 	}
 }
+
+// TestForwardToAHolderThatWentAwayMayHaveRun: a request the holder read
+// and then dropped without answering (it was killed mid-request) may have
+// run, so it gets 502, not a retry answer or a 503 a client would take as
+// "nothing ran".
+func TestForwardToAHolderThatWentAwayMayHaveRun(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		// Read the request, then go away without a word.
+		c.Read(make([]byte, 4096))
+		c.(*net.TCPConn).SetLinger(0)
+		c.Close()
+	}()
+	var raw [worker.ObjectIDSize]byte
+	raw[0] = 8
+	id := worker.NewObjectID("C", "y", raw)
+	link, err := peerlink.New(peerlink.Config{Secret: []byte("s"), Fleet: "f", Member: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewForwarder(ForwarderConfig{Link: link, Transport: &http.Transport{}})
+	r := httptest.NewRequest(http.MethodPost, "/increment", nil)
+	w := httptest.NewRecorder()
+	f.Forward(w, r, id, ln.Addr().String())
+	if w.Code != http.StatusBadGateway || protocol.IsRetry(w.Code, w.Header()) {
+		t.Errorf("answer %d %v %q; want 502, not a retry answer", w.Code, w.Header(), w.Body.String())
+	}
+}
