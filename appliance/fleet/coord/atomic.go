@@ -2,12 +2,10 @@ package coord
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
-	"github.com/dwk/fleet/appliance/process/batch"
 )
 
 // Atomic is an atomic operation under construction: checks that must all
@@ -78,8 +76,11 @@ func (a *Atomic) ReadOnFail(keys ...tuple.Key) *Atomic {
 // together in the next (at most MaxShared). Each is applied as if
 // committed alone, in some order, with a versionstamp of its own; one
 // whose checks fail, or that fails, holds none of the others back. It
-// suits operations that many goroutines commit at once, on keys of their
-// own, like the leases of objects being created.
+// suits small operations that many goroutines commit at once, like the
+// leases of objects being created: a batch is one request, under the
+// server's limits on a request's size. A Shared commit whose context ends
+// after its transaction was sent waits for its outcome (at most the
+// store's timeout) instead of reporting ErrOutcomeUnknown.
 func (a *Atomic) Shared() *Atomic {
 	a.shared = true
 	return a
@@ -205,8 +206,9 @@ func (a *Atomic) Commit(ctx context.Context) (CommitResult, error) {
 		return a.s.commitAlone(ctx, a)
 	}
 	res, err := a.s.shared.Do(ctx, a)
-	if errors.Is(err, batch.ErrAbandoned) {
-		err = fmt.Errorf("atomic commit: %w: %w", ErrOutcomeUnknown, err)
+	if err != nil && err == ctx.Err() {
+		// Dropped before its transaction was sent: nothing was written.
+		err = fmt.Errorf("atomic commit: not sent: %w", err)
 	}
 	return res, err
 }

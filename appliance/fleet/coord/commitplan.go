@@ -14,21 +14,27 @@ import (
 // is:
 //
 //	BEGIN IMMEDIATE
-//	for each operation, in order:
+//	for each operation, in order, each step only if the one before it succeeded:
+//	  SAVEPOINT op                                                     (if the previous operation's RELEASE ran)
 //	  UPDATE coord_meta SET check_ok = CASE WHEN <its checks> THEN 1 END   (if checks)
-//	  UPDATE coord_meta SET versionstamp = versionstamp + 1 … RETURNING  (if the checks held)
-//	  <its mutations, in order>                                         (each if the one before succeeded)
+//	  UPDATE coord_meta SET versionstamp = versionstamp + 1 … RETURNING
+//	  <its mutations, in order>
 //	  SELECT … the keys to read on failure                              (if any, and the checks failed)
-//	COMMIT        (if every operation either failed its checks or wrote all its mutations)
+//	  ROLLBACK TO op                                                   (if the checks held and a write failed)
+//	  RELEASE op                                                       (if SAVEPOINT ran)
+//	COMMIT        (if the last operation's RELEASE ran)
 //	ROLLBACK      (if BEGIN ran and COMMIT did not)
 //
 // A failed check sets the NOT NULL column check_ok to NULL, which fails
 // the check statement with SQLITE_CONSTRAINT — a robust "raise" outside
-// triggers — and skips that operation alone. A Sum on a non-counter sets
-// the NOT NULL value to NULL the same way; any failed mutation rolls the
-// whole transaction back. Each operation that commits gets a versionstamp
-// of its own: the result is that of committing the operations one after
-// another.
+// triggers — and skips that operation's writes. A Sum on a non-counter
+// sets the NOT NULL value to NULL the same way; the savepoint then undoes
+// that operation's writes alone. Each operation that commits gets a
+// versionstamp of its own: the result is that of committing the
+// operations one after another. An error that makes SQLite roll the
+// whole transaction back (a full disk, an I/O error, an interrupted
+// statement) also drops the savepoint, so its RELEASE fails and nothing
+// after it runs: no later statement can run outside the transaction.
 type commitPlan struct {
 	steps  []hrana.BatchStep
 	ops    []opPlan
@@ -37,13 +43,14 @@ type commitPlan struct {
 
 // opPlan holds the step indexes of one operation of a commitPlan.
 type opPlan struct {
-	check    int // -1 when there are no checks
-	bump     int
-	firstMut int
-	kinds    []mutationKind
-	last     int       // its last write step: the bump or the last mutation
-	read     *manyRead // nil without keys to read on failure
-	readStep int
+	savepoint int
+	check     int // -1 when there are no checks
+	bump      int
+	firstMut  int
+	kinds     []mutationKind
+	last      int       // its last write step: the bump or the last mutation
+	read      *manyRead // nil without keys to read on failure
+	readStep  int
 }
 
 func planCommit(ops []*Atomic) (*commitPlan, error) {
@@ -52,40 +59,44 @@ func planCommit(ops []*Atomic) (*commitPlan, error) {
 		p.steps = append(p.steps, hrana.BatchStep{Condition: cond, Stmt: stmt})
 		return len(p.steps) - 1
 	}
+	ok := func(step int) *hrana.BatchCond { return hrana.CondOK(uint32(step)) }
+	not := hrana.CondNot
 	begin := add(nil, hrana.NewStmt(`BEGIN IMMEDIATE`))
-	commitIf := []hrana.BatchCond{*hrana.CondOK(uint32(begin))}
+	chain := begin // the step the next operation's SAVEPOINT follows
 	for i, a := range ops {
 		op := &p.ops[i]
+		op.savepoint = add(ok(chain), hrana.NewStmt(`SAVEPOINT op`))
 		op.check = -1
-		prev := begin
+		prev := op.savepoint
 		if len(a.checks) > 0 {
-			op.check = add(hrana.CondOK(uint32(prev)), checkStmt(a.checks))
+			op.check = add(ok(prev), checkStmt(a.checks))
 			prev = op.check
 		}
-		op.bump = add(hrana.CondOK(uint32(prev)), hrana.NewStmt(`UPDATE coord_meta SET versionstamp = versionstamp + 1 WHERE id = 1 RETURNING versionstamp`))
+		op.bump = add(ok(prev), hrana.NewStmt(`UPDATE coord_meta SET versionstamp = versionstamp + 1 WHERE id = 1 RETURNING versionstamp`))
 		op.firstMut, op.kinds = len(p.steps), make([]mutationKind, len(a.muts))
 		prev = op.bump
 		for j, m := range a.muts {
 			op.kinds[j] = m.kind
-			prev = add(hrana.CondOK(uint32(prev)), mutationStmt(m))
+			prev = add(ok(prev), mutationStmt(m))
 		}
 		op.last = prev
-		wrote := hrana.CondOK(uint32(op.last))
+		tried := ok(op.savepoint) // the operation's writes were tried
 		if op.check >= 0 {
-			wrote = hrana.CondOr(*hrana.CondNot(hrana.CondOK(uint32(op.check))), *wrote)
+			tried = ok(op.check)
 			if len(a.reads) > 0 {
 				q, err := newManyRead(a.reads)
 				if err != nil {
 					return nil, err
 				}
 				op.read = q
-				op.readStep = add(hrana.CondAnd(*hrana.CondOK(uint32(begin)), *hrana.CondNot(hrana.CondOK(uint32(op.check)))), q.stmt)
+				op.readStep = add(hrana.CondAnd(*ok(op.savepoint), *not(ok(op.check))), q.stmt)
 			}
 		}
-		commitIf = append(commitIf, *wrote)
+		add(hrana.CondAnd(*tried, *not(ok(op.last))), hrana.NewStmt(`ROLLBACK TO op`))
+		chain = add(ok(op.savepoint), hrana.NewStmt(`RELEASE op`))
 	}
-	p.commit = add(hrana.CondAnd(commitIf...), hrana.NewStmt(`COMMIT`))
-	add(hrana.CondAnd(*hrana.CondOK(uint32(begin)), *hrana.CondNot(hrana.CondOK(uint32(p.commit)))), hrana.NewStmt(`ROLLBACK`))
+	p.commit = add(ok(chain), hrana.NewStmt(`COMMIT`))
+	add(hrana.CondAnd(*ok(begin), *not(ok(p.commit))), hrana.NewStmt(`ROLLBACK`))
 	return p, nil
 }
 
@@ -157,61 +168,63 @@ func noRows(s hrana.Stmt) hrana.Stmt {
 	return s
 }
 
-// errRolledBack is the outcome of an operation that was sound but shared
-// a transaction that another operation's failed mutation rolled back:
-// nothing was written, and committing it alone is safe.
-var errRolledBack = errors.New("coord: another operation of the transaction failed, which rolled it back")
+// errRolledBack is the outcome of an operation that was sound but whose
+// transaction did not commit because of something else: an error that
+// rolled back the whole transaction before the operation's turn, or
+// after it. Nothing of it was written (a failed check's reads may show
+// writes that were undone), and committing it alone is safe.
+var errRolledBack = errors.New("coord: the transaction was rolled back because of another operation")
 
 // result interprets the batch result, one outcome per operation. retry is
 // true when BEGIN failed because the database was busy: nothing ran, so
 // the batch may be resent.
 func (p *commitPlan) result(res hrana.BatchResult) (out []CommitResult, errs []error, retry bool) {
 	out, errs = make([]CommitResult, len(p.ops)), make([]error, len(p.ops))
-	all := func(err error) ([]CommitResult, []error, bool) {
-		for i := range errs {
-			errs[i] = err
-		}
-		return out, errs, false
-	}
 	if e := hranaclient.StepError(res, 0); e != nil {
 		if isBusy(e) {
 			return out, errs, true
 		}
-		return all(fmt.Errorf("atomic commit: begin: %w", e))
-	}
-	failed := false // an operation that passed its checks failed to write
-	settled := make([]bool, len(p.ops))
-	for i := range p.ops {
-		op := &p.ops[i]
-		if op.check >= 0 {
-			if e := hranaclient.StepError(res, op.check); e != nil {
-				if isConstraint(e) {
-					out[i], errs[i] = op.failed(res)
-				} else {
-					errs[i] = fmt.Errorf("atomic commit: checks: %w", e)
-				}
-				settled[i] = true
-				continue
-			}
+		for i := range errs {
+			errs[i] = fmt.Errorf("atomic commit: begin: %w", e)
 		}
-		if err := op.writeError(res); err != nil {
-			errs[i], failed, settled[i] = err, true, true
-		}
+		return out, errs, false
 	}
 	commitErr := hranaclient.StepError(res, p.commit)
 	committed := hranaclient.StepRan(res, p.commit)
 	for i := range p.ops {
 		op := &p.ops[i]
-		if settled[i] {
+		switch {
+		case !hranaclient.StepRan(res, op.savepoint):
+			if e := hranaclient.StepError(res, op.savepoint); e != nil {
+				errs[i] = fmt.Errorf("atomic commit: savepoint: %w", e)
+			} else {
+				errs[i] = errRolledBack // an earlier operation stopped the transaction
+			}
+			continue
+		case op.check >= 0 && !hranaclient.StepRan(res, op.check):
+			e := hranaclient.StepError(res, op.check)
+			switch {
+			case e == nil:
+				errs[i] = fmt.Errorf("atomic commit: the checks did not run and no step reported why")
+			case !isConstraint(e):
+				errs[i] = fmt.Errorf("atomic commit: checks: %w", e)
+			case committed:
+				out[i], errs[i] = op.failed(res)
+			default:
+				// What the failed check and its reads saw was undone.
+				errs[i] = errRolledBack
+			}
+			continue
+		}
+		if err := op.writeError(res); err != nil {
+			errs[i] = err // its savepoint undid its writes
 			continue
 		}
 		switch {
 		case commitErr != nil:
 			errs[i] = fmt.Errorf("atomic commit: commit: %w", commitErr)
-		case failed:
-			errs[i] = errRolledBack
 		case !committed:
-			errs[i] = fmt.Errorf("atomic commit: COMMIT did not run and no step reported why")
+			errs[i] = errRolledBack
 		default:
 			out[i], errs[i] = op.committed(res)
 		}

@@ -100,10 +100,11 @@ func TestOperationsOfOneTransactionApplyInOrder(t *testing.T) {
 	}
 }
 
-// TestAFailingSharedOperationHoldsNoOtherBack has an operation whose Sum
-// meets a value that is not a counter share a transaction with sound
-// ones: it fails with ErrNotU64 and writes nothing, and the others commit.
-func TestAFailingSharedOperationHoldsNoOtherBack(t *testing.T) {
+// TestAFailingOperationHoldsNoOtherBack has an operation whose Sum meets
+// a value that is not a counter share a transaction with sound ones: it
+// fails with ErrNotU64 and writes nothing (its versionstamp is not used
+// up either), and the others commit in the same transaction.
+func TestAFailingOperationHoldsNoOtherBack(t *testing.T) {
 	srv := startServer(t)
 	s := srv.open(t, Options{SweepInterval: -1})
 	ctx := ctxFor(t)
@@ -114,12 +115,15 @@ func TestAFailingSharedOperationHoldsNoOtherBack(t *testing.T) {
 		s.Atomic().Sum(c1, 1).Sum(text, 1),
 		s.Atomic().Sum(c2, 5),
 	}
-	out, errs := s.commitShared(ctx, ops)
+	out, errs := s.commit(ctx, ops)
 	if errs[0] != nil || errs[2] != nil || !out[0].OK || !out[2].OK {
 		t.Fatalf("sound operations: %+v, %v", out, errs)
 	}
 	if !errors.Is(errs[1], ErrNotU64) {
 		t.Fatalf("failing operation: %v, want ErrNotU64", errs[1])
+	}
+	if out[2].Versionstamp != out[0].Versionstamp+1 {
+		t.Errorf("versionstamps %d and %d, want consecutive: the failed operation's was undone", out[0].Versionstamp, out[2].Versionstamp)
 	}
 	if n, _ := mustGet(t, s, []any{"c1"}).Uint64(); n != 1 {
 		t.Errorf("c1 = %d, want 1: the failing operation's Sum must not apply", n)

@@ -11,12 +11,8 @@ import (
 	"sync"
 )
 
-// ErrAbandoned is returned to a caller whose context ended while its batch
-// was running: the batch went on and may have done its work.
-var ErrAbandoned = errors.New("batch: the caller stopped waiting while its batch ran")
-
 // RunFunc does the work of one batch of items (at least one, at most the
-// group's Max), under ctx, and returns one result and one error per item,
+// group's size), under ctx, and returns one result and one error per item,
 // in order. ctx carries the values of the first item's context, and its
 // deadline is the latest of the items' deadlines (none if one has none).
 type RunFunc[T, R any] func(ctx context.Context, items []T) ([]R, []error)
@@ -50,9 +46,11 @@ func New[T, R any](size int, run RunFunc[T, R]) *Group[T, R] {
 }
 
 // Do adds item to the next batch and returns its result. If ctx ends
-// before the batch takes the item, Do returns ctx's error and the item is
-// not run. If ctx ends while its batch runs, Do returns at once with an
-// error wrapping ErrAbandoned and ctx's error: the work may have been done.
+// before a batch takes the item, Do returns ctx's error and the item is
+// not run. Once taken, the item's result is awaited even if ctx ends: the
+// batch runs under the latest deadline of its items, so that wait is
+// bounded, and the caller learns what was done rather than that it
+// cannot know.
 func (g *Group[T, R]) Do(ctx context.Context, item T) (R, error) {
 	c := &call[T, R]{ctx: ctx, item: item, done: make(chan struct{})}
 	g.mu.Lock()
@@ -72,17 +70,12 @@ func (g *Group[T, R]) Do(ctx context.Context, item T) (R, error) {
 	started := c.started
 	c.gone = !started
 	g.mu.Unlock()
-	var zero R
 	if !started {
+		var zero R
 		return zero, ctx.Err()
 	}
-	select {
-	case <-c.done:
-		// Finished as ctx ended: the result is known.
-		return c.res, c.err
-	default:
-		return zero, errors.Join(ErrAbandoned, ctx.Err())
-	}
+	<-c.done
+	return c.res, c.err
 }
 
 // Waiting is how many calls wait for a batch to take them.
