@@ -13,6 +13,11 @@ const MaxShared = 16
 // commitAlone commits one operation in a transaction of its own.
 func (s *Store) commitAlone(ctx context.Context, a *Atomic) (CommitResult, error) {
 	out, errs := s.commit(ctx, []*Atomic{a})
+	if errors.Is(errs[0], errRolledBack) {
+		// Alone, nothing else rolled it back: the transaction did not
+		// commit, and wrote nothing.
+		return CommitResult{}, errors.New("atomic commit: the transaction was rolled back before it committed; nothing was written")
+	}
 	return out[0], errs[0]
 }
 

@@ -21,7 +21,7 @@ import (
 //	  <its mutations, in order>
 //	  SELECT … the keys to read on failure                              (if any, and the checks failed)
 //	  ROLLBACK TO op                                                   (if the checks held and a write failed)
-//	  RELEASE op                                                       (if SAVEPOINT ran)
+//	  RELEASE op                                                       (if SAVEPOINT ran, and ROLLBACK TO did not fail)
 //	COMMIT        (if the last operation's RELEASE ran)
 //	ROLLBACK      (if BEGIN ran and COMMIT did not)
 //
@@ -32,9 +32,10 @@ import (
 // that operation's writes alone. Each operation that commits gets a
 // versionstamp of its own: the result is that of committing the
 // operations one after another. An error that makes SQLite roll the
-// whole transaction back (a full disk, an I/O error, an interrupted
-// statement) also drops the savepoint, so its RELEASE fails and nothing
-// after it runs: no later statement can run outside the transaction.
+// whole transaction back (an I/O error, an interrupted statement, a
+// trigger's RAISE(ROLLBACK)) also drops the savepoint, so its RELEASE
+// fails and nothing after it runs: no later statement can run outside
+// the transaction.
 type commitPlan struct {
 	steps  []hrana.BatchStep
 	ops    []opPlan
@@ -92,8 +93,8 @@ func planCommit(ops []*Atomic) (*commitPlan, error) {
 				op.readStep = add(hrana.CondAnd(*ok(op.savepoint), *not(ok(op.check))), q.stmt)
 			}
 		}
-		add(hrana.CondAnd(*tried, *not(ok(op.last))), hrana.NewStmt(`ROLLBACK TO op`))
-		chain = add(ok(op.savepoint), hrana.NewStmt(`RELEASE op`))
+		undo := add(hrana.CondAnd(*tried, *not(ok(op.last))), hrana.NewStmt(`ROLLBACK TO op`))
+		chain = add(hrana.CondAnd(*ok(op.savepoint), *not(hrana.CondError(uint32(undo)))), hrana.NewStmt(`RELEASE op`))
 	}
 	p.commit = add(ok(chain), hrana.NewStmt(`COMMIT`))
 	add(hrana.CondAnd(*ok(begin), *not(ok(p.commit))), hrana.NewStmt(`ROLLBACK`))
@@ -191,8 +192,12 @@ func (p *commitPlan) result(res hrana.BatchResult) (out []CommitResult, errs []e
 	}
 	commitErr := hranaclient.StepError(res, p.commit)
 	committed := hranaclient.StepRan(res, p.commit)
+	earlierWrote := false // an earlier operation of the batch wrote
 	for i := range p.ops {
 		op := &p.ops[i]
+		if i > 0 && hranaclient.StepRan(res, p.ops[i-1].last) {
+			earlierWrote = true
+		}
 		switch {
 		case !hranaclient.StepRan(res, op.savepoint):
 			if e := hranaclient.StepError(res, op.savepoint); e != nil {
@@ -208,7 +213,8 @@ func (p *commitPlan) result(res hrana.BatchResult) (out []CommitResult, errs []e
 				errs[i] = fmt.Errorf("atomic commit: the checks did not run and no step reported why")
 			case !isConstraint(e):
 				errs[i] = fmt.Errorf("atomic commit: checks: %w", e)
-			case committed:
+			case committed || !earlierWrote:
+				// What the check and its reads saw was committed before.
 				out[i], errs[i] = op.failed(res)
 			default:
 				// What the failed check and its reads saw was undone.

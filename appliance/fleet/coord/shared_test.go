@@ -3,11 +3,13 @@ package coord
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/dwk/fleet/appliance/fleet/coord/tuple"
+	"github.com/dwk/fleet/appliance/libsql/hrana"
 	"github.com/dwk/fleet/appliance/libsql/hranaclient"
 	"github.com/dwk/fleet/test/libsqlserver"
 )
@@ -130,5 +132,66 @@ func TestAFailingOperationHoldsNoOtherBack(t *testing.T) {
 	}
 	if n, _ := mustGet(t, s, []any{"c2"}).Uint64(); n != 5 {
 		t.Errorf("c2 = %d, want 5", n)
+	}
+}
+
+// TestAWholeTransactionRollbackOnTheServer has a trigger roll back the
+// whole transaction of a batch of operations in the middle (RAISE
+// (ROLLBACK) on one operation's write): that operation fails, nothing
+// after it runs outside the transaction, and the others are committed
+// again alone, each once.
+func TestAWholeTransactionRollbackOnTheServer(t *testing.T) {
+	srv := startServer(t)
+	s := srv.open(t, Options{SweepInterval: -1})
+	ctx := ctxFor(t)
+	if _, err := s.Client().Execute(ctx, hrana.NewStmt(`CREATE TRIGGER boom BEFORE INSERT ON coord_kv
+		WHEN CAST(new.value AS TEXT) = 'boom' BEGIN SELECT RAISE(ROLLBACK, 'boom'); END`)); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c1, c2, x := tuple.Key{"a"}, tuple.Key{"b"}, tuple.Key{"c1"}, tuple.Key{"c2"}, tuple.Key{"x"}
+	out, errs := s.commitShared(ctx, []*Atomic{
+		s.Atomic().Sum(c1, 1),
+		s.Atomic().Set(a, []byte("1"), 0),
+		s.Atomic().Check(a, 0).Set(b, []byte("2"), 0).ReadOnFail(a),
+		s.Atomic().Set(x, []byte("boom"), 0),
+		s.Atomic().Sum(c2, 1),
+	})
+	for _, i := range []int{0, 1, 4} {
+		if errs[i] != nil || !out[i].OK {
+			t.Errorf("operation %d: %+v, %v; want committed", i, out[i], errs[i])
+		}
+	}
+	if errs[2] != nil || out[2].OK || len(out[2].Read) != 1 || string(out[2].Read[0].Value) != "1" {
+		t.Errorf("operation 2: %+v, %v; want its check failed on a as committed", out[2], errs[2])
+	}
+	if errs[3] == nil || !strings.Contains(errs[3].Error(), "boom") {
+		t.Errorf("operation 3: %v; want the trigger's error", errs[3])
+	}
+	for _, k := range []string{"c1", "c2"} {
+		if n, _ := mustGet(t, s, []any{k}).Uint64(); n != 1 {
+			t.Errorf("%s = %d, want 1: committed once", k, n)
+		}
+	}
+	if mustGet(t, s, []any{"b"}).Exists() || mustGet(t, s, []any{"x"}).Exists() {
+		t.Error("b or x was written")
+	}
+}
+
+// TestAFailedCheckAloneKeepsItsReadWhenTheTransactionRollsBack: a lone
+// operation whose check fails and whose transaction then rolls back
+// reports the failed check and what it read, as committed before.
+func TestAFailedCheckAloneKeepsItsReadWhenTheTransactionRollsBack(t *testing.T) {
+	srv := startServer(t)
+	s := srv.open(t, Options{SweepInterval: -1})
+	ctx := ctxFor(t)
+	a := tuple.Key{"a"}
+	mustCommit(t, s.Atomic().Set(a, []byte("1"), 0))
+	if _, err := s.Client().Execute(ctx, hrana.NewStmt(`CREATE TRIGGER boom BEFORE UPDATE OF check_ok ON coord_meta
+		WHEN new.check_ok IS NULL BEGIN SELECT RAISE(ROLLBACK, 'boom'); END`)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Atomic().Check(a, 0).Set(a, []byte("2"), 0).ReadOnFail(a).Commit(ctx)
+	if err != nil || res.OK || len(res.Read) != 1 || string(res.Read[0].Value) != "1" {
+		t.Fatalf("%+v, %v; want the failed check with a = 1", res, err)
 	}
 }

@@ -49,8 +49,8 @@ func New[T, R any](size int, run RunFunc[T, R]) *Group[T, R] {
 // before a batch takes the item, Do returns ctx's error and the item is
 // not run. Once taken, the item's result is awaited even if ctx ends: the
 // batch runs under the latest deadline of its items, so that wait is
-// bounded, and the caller learns what was done rather than that it
-// cannot know.
+// bounded as long as every caller's context has a deadline, and the
+// caller learns what was done rather than that it cannot know.
 func (g *Group[T, R]) Do(ctx context.Context, item T) (R, error) {
 	c := &call[T, R]{ctx: ctx, item: item, done: make(chan struct{})}
 	g.mu.Lock()
