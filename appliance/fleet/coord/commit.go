@@ -22,8 +22,8 @@ func (s *Store) commitAlone(ctx context.Context, a *Atomic) (CommitResult, error
 }
 
 // commitShared commits a batch of Shared operations in one transaction.
-// Those that a failed operation's rollback took down with it are then
-// committed alone.
+// Those that an error rolling back the whole transaction took down with
+// it are then committed alone.
 func (s *Store) commitShared(ctx context.Context, ops []*Atomic) ([]CommitResult, []error) {
 	out, errs := s.commit(ctx, ops)
 	for i, err := range errs {

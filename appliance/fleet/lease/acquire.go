@@ -25,12 +25,11 @@ const acquireAttempts = 3
 // (one round trip: all a new object costs, and shared by the acquires this
 // manager sends at the same moment, see coord.Atomic.Shared). Each write
 // that finds them changed reads them in its round trip
-// (coord.Atomic.ReadOnFail); only
-// when the lease read names another member is that member's liveness
-// record read (one round trip), then both are written again, checking
-// that neither changed since the read (one round trip). The same
-// operation records the tenure in the object's lease history (see
-// History).
+// (coord.Atomic.ReadOnFail); only when the lease read names another
+// member is that member's liveness record read (one round trip), then
+// both are written again, checking that neither changed since the read
+// (one round trip). The same operation records the tenure in the object's
+// lease history (see History).
 //
 // It fails with a *HeldError (wrapping ErrHeld) when another member holds
 // the lease, ErrAlreadyHeld when this manager holds it, ErrDraining (or

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/dwk/fleet/appliance/fleet/objectid"
 	"github.com/dwk/fleet/appliance/fleet/peerlink"
@@ -19,17 +20,11 @@ import (
 // the front door's retry answer (replayed later, by then to the holder),
 // and is not sent on.
 func TestForwardLoopAnswersRetry(t *testing.T) {
-	var raw [worker.ObjectIDSize]byte
-	raw[0] = 7
-	id := worker.NewObjectID("C", "x", raw)
-	link, err := peerlink.New(peerlink.Config{Secret: []byte("s"), Fleet: "f", Member: "m"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := NewForwarder(ForwarderConfig{Link: link, Transport: &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
+	id := testObjectID(7, "x")
+	f := testForwarder(t, &http.Transport{DialContext: func(context.Context, string, string) (net.Conn, error) {
 		t.Error("a request past MaxHops was forwarded again")
 		return nil, errors.New("not dialled in this test")
-	}}})
+	}})
 	ctx := context.WithValue(context.Background(), forwardKey{}, forwardMark{ns: id.Namespace(), id: objectid.ID(id.Bytes()), hops: MaxHops})
 	r := httptest.NewRequest(http.MethodPost, "/increment", nil).WithContext(ctx)
 	w := httptest.NewRecorder()
@@ -55,22 +50,33 @@ func TestForwardToAHolderThatWentAwayMayHaveRun(t *testing.T) {
 			return
 		}
 		// Read the request, then go away without a word.
+		c.SetDeadline(time.Now().Add(10 * time.Second))
 		c.Read(make([]byte, 4096))
 		c.(*net.TCPConn).SetLinger(0)
 		c.Close()
 	}()
-	var raw [worker.ObjectIDSize]byte
-	raw[0] = 8
-	id := worker.NewObjectID("C", "y", raw)
+	f := testForwarder(t, &http.Transport{})
+	r := httptest.NewRequest(http.MethodPost, "/increment", nil)
+	w := httptest.NewRecorder()
+	f.Forward(w, r, testObjectID(8, "y"), ln.Addr().String())
+	if w.Code != http.StatusBadGateway || protocol.IsRetry(w.Code, w.Header()) {
+		t.Errorf("answer %d %v %q; want 502, not a retry answer", w.Code, w.Header(), w.Body.String())
+	}
+}
+
+// testForwarder is a forwarder over tr with a test fleet's link.
+func testForwarder(t *testing.T, tr *http.Transport) *Forwarder {
+	t.Helper()
 	link, err := peerlink.New(peerlink.Config{Secret: []byte("s"), Fleet: "f", Member: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := NewForwarder(ForwarderConfig{Link: link, Transport: &http.Transport{}})
-	r := httptest.NewRequest(http.MethodPost, "/increment", nil)
-	w := httptest.NewRecorder()
-	f.Forward(w, r, id, ln.Addr().String())
-	if w.Code != http.StatusBadGateway || protocol.IsRetry(w.Code, w.Header()) {
-		t.Errorf("answer %d %v %q; want 502, not a retry answer", w.Code, w.Header(), w.Body.String())
-	}
+	return NewForwarder(ForwarderConfig{Link: link, Transport: tr})
+}
+
+// testObjectID is the id of object name of class C whose first byte is b.
+func testObjectID(b byte, name string) worker.ObjectID {
+	var raw [worker.ObjectIDSize]byte
+	raw[0] = b
+	return worker.NewObjectID("C", name, raw)
 }
